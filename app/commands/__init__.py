@@ -1,0 +1,1 @@
+"""One module per ``table99`` subcommand, each with ``add_arguments(parser)`` and ``main(args)``."""

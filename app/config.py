@@ -1,0 +1,177 @@
+"""The config file (``/etc/table99/config.toml`` on a Pi, ``$TABLE99_CONFIG`` or ``--config``).
+
+A typo must never give a black screen: :func:`load_config_or_default` returns the defaults
+(simulated board) together with a message that says which file, line or key is wrong, and the
+app shows it on screen and logs it. Every section is validated by a :class:`SectionSpec`; the
+board sources validate their own sub-tables with the same helper (:func:`check_table`), so every
+message has the same shape: ``config.toml: [board.serial] baud: expected an integer, got "fast"``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SYSTEM_CONFIG = Path("/etc/table99/config.toml")
+LANGUAGES = ("en", "de")
+SOURCES = ("simulated", "scripted", "gpio", "serial", "camera")
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used, with the file and the key or line that is wrong."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
+def _type_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {bool: "true or false", int: "an integer", float: "a number", str: "a string",
+             list: "a list", dict: "a table"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+@dataclass(frozen=True)
+class Key:
+    """One allowed key: its type, default, and an optional check returning an error or None."""
+
+    kind: type | tuple[type, ...]
+    default: Any = None
+    check: Callable[[Any], str | None] | None = None
+
+
+def one_of(*choices: str) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        return None if value in choices else f"must be one of {', '.join(choices)}, got {value!r}"
+
+    return check
+
+
+def in_range(low: float, high: float) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        return None if low <= value <= high else f"must be between {low} and {high}, got {value}"
+
+    return check
+
+
+def check_table(
+    where: str, table: Mapping[str, Any], spec: Mapping[str, Key], *, subtables: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """Validate ``table`` against ``spec``; return a dict with defaults filled in.
+
+    Unknown keys are errors with a "did you mean" hint: a misspelt key silently ignored is the
+    worst kind of config bug. Names in ``subtables`` are allowed and passed through untouched.
+    """
+    if not isinstance(table, Mapping):
+        raise ConfigError(where, f"expected a table, got {table!r}")
+    result: dict[str, Any] = {}
+    for key, value in table.items():
+        if key in subtables:
+            result[key] = value
+            continue
+        if key not in spec:
+            close = difflib.get_close_matches(key, list(spec) + list(subtables), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            allowed = ", ".join(sorted(spec))
+            raise ConfigError(f"{where} {key}", f"unknown key{hint}; allowed: {allowed}")
+        rule = spec[key]
+        kinds = rule.kind if isinstance(rule.kind, tuple) else (rule.kind,)
+        ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+        if not ok and float in kinds and isinstance(value, int) and not isinstance(value, bool):
+            value, ok = float(value), True
+        if not ok:
+            raise ConfigError(f"{where} {key}", f"expected {_type_name(rule.kind)}, got {value!r}")
+        if rule.check is not None and (problem := rule.check(value)) is not None:
+            raise ConfigError(f"{where} {key}", problem)
+        result[key] = value
+    for key, rule in spec.items():
+        result.setdefault(key, rule.default)
+    return result
+
+
+APP_SPEC: dict[str, Key] = {
+    "language": Key(str, "en", one_of(*LANGUAGES)),
+    "sound": Key(bool, False),
+    "fullscreen": Key(bool, False),
+    "data_dir": Key(str, ""),
+}
+BOARD_SPEC: dict[str, Key] = {
+    "source": Key(str, "simulated", one_of(*SOURCES)),
+    "stable_seconds": Key(float, 0.4, in_range(0.05, 5.0)),
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    """What the app needs to start. Source options stay raw: each source validates its own."""
+
+    language: str = "en"
+    sound: bool = False
+    fullscreen: bool = False
+    data_dir: str = ""
+    board_source: str = "simulated"
+    stable_seconds: float = 0.4
+    source_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    outputs: Mapping[str, Any] = field(default_factory=dict)
+    path: str = ""
+
+    def options_for(self, source: str) -> Mapping[str, Any]:
+        return self.source_options.get(source, {})
+
+
+def parse_config(text: str, where: str = "config.toml") -> Config:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(where, f"not valid TOML: {exc}") from exc
+    top = check_table(where, data, {}, subtables=("app", "board", "outputs"))
+    app = check_table(f"{where}: [app]", top.get("app", {}), APP_SPEC)
+    board = check_table(f"{where}: [board]", top.get("board", {}), BOARD_SPEC, subtables=SOURCES)
+    outputs = top.get("outputs", {})
+    if not isinstance(outputs, Mapping):
+        raise ConfigError(f"{where}: [outputs]", "expected a table")
+    options = {name: board[name] for name in SOURCES if name in board}
+    for name, table in options.items():
+        if not isinstance(table, Mapping):
+            raise ConfigError(f"{where}: [board.{name}]", f"expected a table, got {table!r}")
+    return Config(
+        language=app["language"], sound=app["sound"], fullscreen=app["fullscreen"],
+        data_dir=app["data_dir"], board_source=board["source"],
+        stable_seconds=board["stable_seconds"], source_options=options, outputs=dict(outputs),
+        path=where,
+    )
+
+
+def load_config(path: Path) -> Config:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(str(path), f"cannot read: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(str(path), f"not UTF-8 text (byte {exc.start})") from exc
+    return parse_config(text, str(path))
+
+
+def default_config_path() -> Path | None:
+    """``$TABLE99_CONFIG``, else the system file if it exists, else None (all defaults)."""
+    explicit = os.environ.get("TABLE99_CONFIG")
+    if explicit:
+        return Path(explicit)
+    return SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None
+
+
+def load_config_or_default(path: Path | None) -> tuple[Config, str | None]:
+    """The config, or the defaults plus the message to show when the file is unusable."""
+    if path is None:
+        return Config(), None
+    try:
+        return load_config(path), None
+    except ConfigError as exc:
+        return Config(path=str(path)), f"{exc} - using the simulated board until it is fixed"

@@ -1,0 +1,1 @@
+"""One module per board source kind, each with ``make(options, config) -> BoardSource``."""

@@ -1,0 +1,221 @@
+"""Crash-safe game storage: every accepted action is committed before the screen shows it.
+
+A game is stored as its setup plus the ordered list of actions, exactly what a game record holds,
+so any stored game replays through the rules and exports as a record. The store knows nothing about
+any game's rules: setup and actions are JSON objects owned by the game's module.
+
+Durability: SQLite in WAL mode with ``synchronous=FULL``. A committed action survives a SIGKILL or
+a power cut; an action whose commit did not return was never shown as accepted.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,              -- 'board99', 'parlett', 'count99'
+    title TEXT NOT NULL DEFAULT '',
+    setup TEXT NOT NULL,             -- JSON: everything a record holds except the actions
+    status TEXT NOT NULL DEFAULT 'playing',   -- 'playing' | 'finished' | 'abandoned'
+    result TEXT NOT NULL DEFAULT '',          -- a short human summary once finished
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,            -- 0-based index in the game's action list
+    action TEXT NOT NULL,            -- JSON
+    created REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+
+class StoreError(Exception):
+    """The database cannot be opened or holds something we cannot read."""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: int
+    kind: str
+    title: str
+    setup: dict[str, Any]
+    actions: tuple[dict[str, Any], ...]
+    status: str
+    result: str
+    created: float
+    updated: float
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    id: int
+    kind: str
+    title: str
+    status: str
+    result: str
+    actions: int
+    created: float
+    updated: float
+
+
+class GameStore:
+    """A SQLite file of games. Safe to share between threads (one connection, one lock)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open the game database {self.path}: {exc}") from exc
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # -- writing --------------------------------------------------------------------------
+    def create_game(self, kind: str, setup: dict[str, Any], title: str = "") -> int:
+        now = time.time()
+        with self._transaction() as db:
+            cur = db.execute(
+                "INSERT INTO games(kind, title, setup, created, updated) VALUES (?,?,?,?,?)",
+                (kind, title, json.dumps(setup, ensure_ascii=False), now, now),
+            )
+            assert cur.lastrowid is not None
+            return cur.lastrowid
+
+    def append(self, game_id: int, action: dict[str, Any]) -> int:
+        """Commit one action at the end of the game; returns its 0-based index."""
+        now = time.time()
+        with self._transaction() as db:
+            (count,) = db.execute(
+                "SELECT COUNT(*) FROM actions WHERE game_id=?", (game_id,)
+            ).fetchone()
+            db.execute(
+                "INSERT INTO actions(game_id, seq, action, created) VALUES (?,?,?,?)",
+                (game_id, count, json.dumps(action, ensure_ascii=False), now),
+            )
+            db.execute("UPDATE games SET updated=? WHERE id=?", (now, game_id))
+            return int(count)
+
+    def pop_last(self, game_id: int) -> dict[str, Any] | None:
+        """Remove and return the game's last action (an undo), or None when there is none."""
+        with self._transaction() as db:
+            row = db.execute(
+                "SELECT seq, action FROM actions WHERE game_id=? ORDER BY seq DESC LIMIT 1",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            db.execute("DELETE FROM actions WHERE game_id=? AND seq=?", (game_id, row[0]))
+            db.execute(
+                "UPDATE games SET updated=?, status='playing', result='' WHERE id=?",
+                (time.time(), game_id),
+            )
+            return dict(json.loads(row[1]))
+
+    def replace_actions(self, game_id: int, actions: list[dict[str, Any]]) -> None:
+        """Rewrite a game's whole action list in one transaction (corrections to earlier entries)."""
+        now = time.time()
+        with self._transaction() as db:
+            db.execute("DELETE FROM actions WHERE game_id=?", (game_id,))
+            db.executemany(
+                "INSERT INTO actions(game_id, seq, action, created) VALUES (?,?,?,?)",
+                [(game_id, i, json.dumps(a, ensure_ascii=False), now) for i, a in enumerate(actions)],
+            )
+            db.execute("UPDATE games SET updated=? WHERE id=?", (now, game_id))
+
+    def update_setup(self, game_id: int, setup: dict[str, Any]) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE games SET setup=?, updated=? WHERE id=?",
+                (json.dumps(setup, ensure_ascii=False), time.time(), game_id),
+            )
+
+    def set_status(self, game_id: int, status: str, result: str = "") -> None:
+        if status not in ("playing", "finished", "abandoned"):
+            raise ValueError(f"unknown game status {status!r}")
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE games SET status=?, result=?, updated=? WHERE id=?",
+                (status, result, time.time(), game_id),
+            )
+
+    def delete_game(self, game_id: int) -> None:
+        with self._transaction() as db:
+            db.execute("DELETE FROM games WHERE id=?", (game_id,))
+
+    # -- reading --------------------------------------------------------------------------
+    def load(self, game_id: int) -> StoredGame:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, kind, title, setup, status, result, created, updated"
+                " FROM games WHERE id=?",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                raise KeyError(f"no game with id {game_id}")
+            actions = self._db.execute(
+                "SELECT seq, action FROM actions WHERE game_id=? ORDER BY seq", (game_id,)
+            ).fetchall()
+        try:
+            setup = json.loads(row[3])
+            parsed = tuple(json.loads(a) for _, a in actions)
+        except json.JSONDecodeError as exc:
+            raise StoreError(f"game {game_id} in {self.path} is damaged: {exc}") from exc
+        return StoredGame(row[0], row[1], row[2], setup, parsed, row[4], row[5], row[6], row[7])
+
+    def games(
+        self, kind: str | None = None, status: str | None = None, limit: int = 200
+    ) -> list[GameSummary]:
+        """Games, newest first, optionally of one kind and status."""
+        query = (
+            "SELECT g.id, g.kind, g.title, g.status, g.result,"
+            " (SELECT COUNT(*) FROM actions a WHERE a.game_id=g.id), g.created, g.updated"
+            " FROM games g WHERE (? IS NULL OR g.kind=?) AND (? IS NULL OR g.status=?)"
+            " ORDER BY g.updated DESC LIMIT ?"
+        )
+        with self._lock:
+            rows = self._db.execute(query, (kind, kind, status, status, limit)).fetchall()
+        return [GameSummary(*row) for row in rows]
+
+    def unfinished(self, kind: str | None = None) -> list[GameSummary]:
+        return self.games(kind=kind, status="playing")

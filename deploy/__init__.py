@@ -1,0 +1,1 @@
+"""Raspberry Pi appliance files: installer, systemd unit, udev rule, example config."""
