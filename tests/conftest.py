@@ -19,6 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 ARTIFACTS = ROOT / "test-artifacts"  # screenshots and logs from test runs; not committed
 
+pytest_plugins = ["tests.ui_support"]
+
 settings.register_profile(
     "ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

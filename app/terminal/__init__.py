@@ -1,0 +1,1 @@
+"""Terminal games, written for screen readers: one event per line, no cursor tricks."""

@@ -1,0 +1,1 @@
+"""The Kivy touchscreen app. The only package that imports kivy (besides commands that start it)."""

@@ -1,0 +1,112 @@
+"""Drive Kivy widgets headless (SDL2 offscreen) the way a finger would.
+
+Usage in a test::
+
+    from tests.ui_support import ui, tap, find, frames
+
+    def test_something(ui):              # the fixture gives a clean 800x480 window
+        screen = MyScreen(...)
+        ui.show(screen)
+        tap(find(screen, text="PLAY"))
+        frames(2)
+        ui.screenshot("board99-play")    # saved under test-artifacts/, never committed
+
+Wait for frames, not seconds: ``frames(n)`` runs n iterations of Kivy's event loop (Clock
+callbacks, layout, drawing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screens"
+
+
+def frames(n: int = 2) -> None:
+    from kivy.base import EventLoop
+
+    for _ in range(n):
+        EventLoop.idle()
+
+
+def frames_until(condition: Callable[[], bool], limit: int = 200) -> None:
+    """Run frames until ``condition()`` holds; fail after ``limit`` frames."""
+    for _ in range(limit):
+        if condition():
+            return
+        frames(1)
+    raise AssertionError(f"condition not met after {limit} frames")
+
+
+def tap(widget: Any) -> None:
+    """Touch down and up at the widget's centre, in window coordinates."""
+    from kivy.tests.common import UnitTestTouch
+
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+    frames(1)
+
+
+def walk(widget: Any) -> Iterator[Any]:
+    yield widget
+    for child in getattr(widget, "children", []):
+        yield from walk(child)
+
+
+def find(root: Any, **attrs: Any) -> Any:
+    """The first widget under ``root`` whose attributes equal ``attrs`` (e.g. ``text="DRAW"``)."""
+    for widget in walk(root):
+        if all(getattr(widget, k, object()) == v for k, v in attrs.items()):
+            return widget
+    raise LookupError(f"no widget with {attrs} under {root!r}")
+
+
+def find_all(root: Any, predicate: Callable[[Any], bool]) -> list[Any]:
+    return [w for w in walk(root) if predicate(w)]
+
+
+class UI:
+    """The window, cleared between tests."""
+
+    def __init__(self) -> None:
+        from kivy.base import EventLoop
+        from kivy.core.window import Window
+
+        EventLoop.ensure_window()
+        self.window = Window
+        self.window.size = (800, 480)
+
+    def show(self, widget: Any) -> Any:
+        self.window.add_widget(widget)
+        frames(3)
+        return widget
+
+    def clear(self) -> None:
+        for child in list(self.window.children):
+            self.window.remove_widget(child)
+        frames(1)
+
+    def resize(self, width: int, height: int) -> None:
+        self.window.size = (width, height)
+        frames(3)
+
+    def screenshot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        frames(2)
+        saved = self.window.screenshot(str(ARTIFACTS / f"{name}.png"))
+        return Path(saved)
+
+
+@pytest.fixture
+def ui() -> Iterator[UI]:
+    surface = UI()
+    surface.clear()
+    yield surface
+    surface.clear()
+    surface.resize(800, 480)
