@@ -1,0 +1,183 @@
+"""A rubber as a fold over its deals: dealers, trumps, games to 100, the rubber's end.
+
+``Scoresheet.start(table)`` then ``sheet = sheet.add(entry)`` per deal (checked: raises a
+:class:`~rules.errors.InvalidActionError` subclass and leaves the sheet unchanged). Everything the
+screen and the replay show is read from the sheet: the deals with their dealer, trump and scores,
+the finished games, the rubber totals, and who deals next in which trump.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rules.errors import InvalidActionError
+from rules.parlett.premiums import priority_order
+from rules.parlett.scoring import (
+    DealEntry,
+    DealScore,
+    Trump,
+    check_entry,
+    score_deal,
+    trump_after,
+    trump_of_turn_up,
+)
+from rules.parlett.variants import DUMMY, Table
+
+GAME_PREMIUM = 100  # to everyone who reaches 100 in play
+DUMMY_CARRY = 100  # two players: beating a live player with the dummy carries 100 to the winner
+
+
+class RubberOverError(InvalidActionError):
+    """A deal entered after the rubber has ended."""
+
+
+@dataclass(frozen=True)
+class DealResult:
+    number: int  # 1-based across the rubber
+    game: int  # 1-based game of the rubber
+    dealer: str
+    trump: Trump
+    entry: DealEntry
+    score: DealScore
+    game_totals: dict[str, int]  # running totals in this game after the deal
+    rubber_totals: dict[str, int]  # running rubber totals (finished games + this game so far)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    number: int
+    deals: int
+    totals: dict[str, int]  # points scored in play
+    premiums: dict[str, int]  # the 100 premium
+    carried: dict[str, int]  # two players: the dummy rule's 100 carried forward
+    winners: tuple[str, ...]  # empty: a tie between the live players (the dummy won)
+
+    @property
+    def final(self) -> dict[str, int]:
+        return {h: self.totals[h] + self.premiums[h] + self.carried[h] for h in self.totals}
+
+
+@dataclass(frozen=True)
+class Scoresheet:
+    table: Table
+    deals: tuple[DealResult, ...] = ()
+    games: tuple[GameResult, ...] = ()
+
+    @classmethod
+    def start(cls, table: Table) -> Scoresheet:
+        return cls(table)
+
+    # -- what happens next --------------------------------------------------------------------
+    @property
+    def uses_games(self) -> bool:
+        v, o = self.table.variant, self.table.options
+        return v.game_to is not None and o.target is None
+
+    @property
+    def current_game_deals(self) -> tuple[DealResult, ...]:
+        game = len(self.games) + 1
+        return tuple(d for d in self.deals if d.game == game)
+
+    @property
+    def game_totals(self) -> dict[str, int]:
+        current = self.current_game_deals
+        return dict(current[-1].game_totals) if current else dict.fromkeys(self.table.hands, 0)
+
+    @property
+    def rubber_totals(self) -> dict[str, int]:
+        totals = dict.fromkeys(self.table.hands, 0)
+        for game in self.games:
+            for h, v in game.final.items():
+                totals[h] += v
+        for h, v in self.game_totals.items():
+            totals[h] += v
+        return totals
+
+    @property
+    def over(self) -> bool:
+        v, o = self.table.variant, self.table.options
+        if v.fixed_deals is not None:
+            return len(self.deals) >= v.fixed_deals
+        if o.target is not None:
+            return any(self.rubber_totals[p] >= o.target for p in self.table.players)
+        return len(self.games) >= self.table.rubber_games
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The rubber's winners (more than one on a tie), once it is over."""
+        if not self.over:
+            return ()
+        totals = self.rubber_totals
+        best = max(totals[p] for p in self.table.players)
+        return tuple(p for p in self.table.players if totals[p] == best)
+
+    @property
+    def next_dealer(self) -> str:
+        players = self.table.players
+        if not self.uses_games:
+            return players[(self.table.first_dealer + len(self.deals)) % len(players)]
+        game_index = len(self.games)
+        return players[(self.table.first_dealer + game_index + len(self.current_game_deals)) % len(players)]
+
+    @property
+    def next_trump(self) -> Trump | None:
+        """The trump of the next deal, or None when a turned-up card decides it (Original 99)."""
+        variant, options = self.table.variant, self.table.options
+        if variant.name == "original":
+            return None
+        previous = self.current_game_deals if options.new_game_trump == "no_trump" else self.deals
+        if not previous:
+            return Trump(variant.first_trump)
+        if options.declarer_chooses_trumps:
+            return previous[-1].trump  # nobody bids: the trump stays as it was
+        return trump_after(previous[-1].score, variant)
+
+    def priority(self) -> tuple[str, ...]:
+        """Who may announce a premium first in the next deal (the dealer's left first)."""
+        return priority_order(self.table.players, self.next_dealer)
+
+    # -- adding a deal ------------------------------------------------------------------------
+    def add(self, entry: DealEntry) -> Scoresheet:
+        if self.over:
+            raise RubberOverError("the rubber is over; start a new one")
+        check_entry(entry, self.table)
+        variant = self.table.variant
+        if entry.turn_up is not None:
+            trump = trump_of_turn_up(entry.turn_up)
+        elif entry.trump is not None:
+            trump = entry.trump
+        else:
+            trump = self.next_trump or Trump.NO_TRUMP
+        score = score_deal(entry, variant)
+        game_totals = self.game_totals
+        for h, v in score.total.items():
+            game_totals[h] += v
+        rubber = self.rubber_totals
+        for h, v in score.total.items():
+            rubber[h] += v
+        result = DealResult(len(self.deals) + 1, len(self.games) + 1, self.next_dealer, trump, entry, score,
+                            game_totals, rubber)
+        sheet = replace(self, deals=(*self.deals, result))
+        if self.uses_games and variant.game_to is not None and any(v >= variant.game_to
+                                                                   for v in game_totals.values()):
+            sheet = replace(sheet, games=(*sheet.games, self._finish_game(result, game_totals)))
+            # the last deal of a game shows the rubber totals with the game's premiums in them
+            sheet = replace(sheet, deals=(*self.deals, replace(result, rubber_totals=sheet.rubber_totals)))
+        return sheet
+
+    def _finish_game(self, last: DealResult, totals: dict[str, int]) -> GameResult:
+        variant, players = self.table.variant, self.table.players
+        game_to = variant.game_to or 0
+        premiums = {h: GAME_PREMIUM if v >= game_to else 0 for h, v in totals.items()}
+        carried = dict.fromkeys(totals, 0)
+        final = {h: totals[h] + premiums[h] for h in totals}
+        best = max(final[p] for p in players)
+        winners = tuple(p for p in players if final[p] == best)
+        if variant.has_dummy:
+            dummy = final[DUMMY]
+            if dummy > best:
+                winners = ()  # the dummy won: a tie between the live players
+            elif len(winners) == 1 and dummy >= min(final[p] for p in players):
+                carried[winners[0]] = DUMMY_CARRY  # the dummy beat or tied the loser
+        deals = sum(1 for d in self.deals if d.game == last.game) + 1
+        return GameResult(last.game, deals, totals, premiums, carried, winners)
