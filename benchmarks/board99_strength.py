@@ -1,0 +1,75 @@
+"""Strength of the computer levels: seeded two-player classic games, alternating who starts.
+
+    .venv/bin/python benchmarks/board99_strength.py [--games 400] [--pairs advanced:intermediate,...]
+
+Prints each pairing's score (wins + half the draws) / games for the first-named level, and the
+first level's decision times (median and worst, in ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules.board99 import GameState, Ruleset, apply, make_setup  # noqa: E402
+from rules.board99.ai import choose_action  # noqa: E402
+
+
+def play_game(levels: dict[str, str], first: str, seed: int, ruleset: str, layout: str,
+              timings: dict[str, list[float]]) -> GameState:
+    rng = random.Random(seed)
+    deck = list(range(100))
+    rng.shuffle(deck)
+    players = list(levels)
+    setup = make_setup(players, ruleset=ruleset, layout=layout, first=first, deck=deck)
+    state = GameState.new(setup)
+    ai_rng = random.Random(seed + 1)
+    while state.outcome is None:
+        who = state.to_move
+        assert who is not None
+        view = state.view_for(who)
+        t0 = time.perf_counter()
+        action = choose_action(view, levels[who], ai_rng)
+        timings[levels[who]].append(time.perf_counter() - t0)
+        state, _ = apply(state, action)
+    return state
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--pairs", default="advanced:intermediate,intermediate:basic")
+    parser.add_argument("--ruleset", default=Ruleset.CLASSIC.value)
+    parser.add_argument("--layout", default="spiral-out")
+    args = parser.parse_args()
+    for pair in args.pairs.split(","):
+        a, b = pair.split(":")
+        timings: dict[str, list[float]] = {a: [], b: []}
+        score = 0.0
+        draws = 0
+        for g in range(args.games):
+            levels = {"A": a, "B": b} if a != b else {"A": a, "B": b}
+            first = "A" if g % 2 == 0 else "B"
+            state = play_game(levels, first, 1000 + g, args.ruleset, args.layout, timings)
+            assert state.outcome is not None
+            if state.outcome.status == "tie":
+                score += 0.5
+                draws += 1
+            elif "A" in state.outcome.winners:
+                score += 1
+        times = sorted(timings[a])
+        print(f"{a} vs {b} ({args.ruleset}, {args.layout}, {args.games} games): "
+              f"score {score / args.games:.3f} (draws {draws})")
+        print(f"  {a} decision time: median {statistics.median(times) * 1000:.2f} ms, "
+              f"worst {times[-1] * 1000:.2f} ms over {len(times)} decisions")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
