@@ -147,7 +147,7 @@ class CardGame:
         action: dict[str, Any] = {"by": self.setup.players[seat], "card": hand[slot]}
         if choice is not None:
             action["as"] = choice
-        return self._apply_dict(action, slot=slot)
+        return self._apply_dict(action)
 
     def draw(self, seat: int) -> list[DealEvent]:
         return self._apply_dict({"by": self.setup.players[seat], "draw": True})
@@ -178,9 +178,10 @@ class CardGame:
         return any(is_safe(self.variant, card, self.table.count) for card in self.hands[seat])
 
     # -- the one place actions change the game ----------------------------------------------
-    def _apply_dict(self, data: dict[str, Any], slot: int | None = None) -> list[DealEvent]:
+    def _apply_dict(self, data: dict[str, Any]) -> list[DealEvent]:
         action = action_from_dict(data, self.setup)
         events: list[DealEvent] = []
+        slot: int | None = None
         if action is None:  # a manual draw
             seat = self.setup.seat_of(data["by"])
             if not self.manual_draw:
@@ -192,12 +193,10 @@ class CardGame:
             return events
         if isinstance(action, PlayCard):
             hand = self.hands[action.seat]
-            if slot is None:
-                if action.card not in hand:
-                    raise Count99Error(f"{data['by']} does not hold {action.card}")
-                slot = hand.index(action.card)
-            elif hand[slot] != action.card:
-                raise Count99Error("the slot does not hold that card")
+            if action.card not in hand:
+                raise Count99Error(f"{data['by']} does not hold {action.card}")
+            # Records name cards, not slots: of two equal cards the first goes, so replay matches.
+            slot = hand.index(action.card)
         elif isinstance(action, NoCards) and self.hands[action.seat]:
             raise Count99Error(f"{data['by']} still holds cards")
         elif isinstance(action, NoSafeCard) and self._has_safe_card(action.seat):
