@@ -1,0 +1,60 @@
+"""Plain-word sentences for the board game's events, shared by the screen and speech (no Kivy)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.i18n import tr
+from app.referee.core import offence_text, outcome_text
+from app.referee.events import ComputerChose, TurnChanged
+from rules import board99 as rules
+
+
+def event_text(event: Any) -> str | None:
+    """A sentence for the game log and speech, or None for events not worth a line."""
+    if isinstance(event, rules.Played):
+        return tr("{name} played card {card} on square {square}.", name=event.by, card=event.card,
+                  square=event.square)
+    if isinstance(event, rules.Drew):
+        if event.card is None:
+            return tr("{name} drew a card.", name=event.by)
+        return tr("{name} drew card {card}.", name=event.by, card=event.card)
+    if isinstance(event, rules.Discarded):
+        return tr("{name} discarded card {card}.", name=event.by, card=event.card)
+    if isinstance(event, rules.Penalised):
+        consequence = (
+            tr("The card is shown and cut back into the deck.")
+            if event.offence in ("draw-out-of-turn", "illegal-draw")
+            else tr("The card goes to the discard pile.")
+        )
+        return tr("Penalty for {name}: {offence}. {consequence} {name} loses the next turn.",
+                  name=event.by, offence=offence_text(event.offence), consequence=consequence)
+    if isinstance(event, rules.TurnSkipped):
+        if event.reason == "penalty":
+            return tr("{name} loses this turn (penalty).", name=event.player)
+        return tr("{name} has no cards to play and is passed over.", name=event.player)
+    if isinstance(event, rules.PlayerOut):
+        return tr("{name} is out: a dead hand.", name=event.player)
+    if isinstance(event, rules.Won):
+        return outcome_text(rules.Outcome("won", event.winners, event.line))
+    if isinstance(event, rules.Tied):
+        return tr("A tie: no five in a row.")
+    if isinstance(event, ComputerChose):
+        action = event.action
+        if isinstance(action, rules.Play):
+            return tr("{name} plays card {card} on square {square}.", name=event.player,
+                      card=action.card, square=action.square)
+        if isinstance(action, rules.Draw):
+            return tr("{name} draws.", name=event.player)
+        if isinstance(action, rules.Discard):
+            return tr("{name} discards card {card}.", name=event.player, card=action.card)
+        return None
+    if isinstance(event, TurnChanged) and event.player is not None:
+        return tr("{name}'s turn.", name=event.player)
+    return None
+
+
+def spoken(event: Any) -> bool:
+    """Whether the event is worth saying aloud (whose turn, penalties, the end)."""
+    return isinstance(event, (TurnChanged, rules.Penalised, rules.Won, rules.Tied, rules.PlayerOut,
+                              ComputerChose))

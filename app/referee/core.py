@@ -1,0 +1,482 @@
+"""The referee: reconciles what the board shows with what the players announce.
+
+Input arrives on the main thread only: board events drained from a
+:class:`~hardware.board_source.ReadingQueue` (:meth:`Referee.on_board_event`), announcements from the
+screen (:meth:`announce_play`, :meth:`announce_draw`, :meth:`announce_discard`), and :meth:`tick`,
+which the app calls from a Kivy ``Clock`` interval to let the stability window mature.
+
+The board is occupancy-only (hall sensors) or coloured (camera). The referee compares the *stable*
+reading with the board the game expects (the rules' pegs mapped to holes by the layout), the way
+picochess's Certabo driver compares sensed and expected squares:
+
+* exactly one new peg after PLAY -> the rules judge it; a penalised play (illegal or out of turn)
+  waits until the peg is removed, then the penalty is committed;
+* one new peg with no announcement -> ask who played it and with which card;
+* anything else (two new pegs, a missing peg, a wrong colour) -> "fix the board", naming the holes;
+  nothing is applied until the board agrees with the game again.
+
+Listeners (:meth:`subscribe`) receive the rules' events after the action was committed to the store,
+and the referee's own events (:mod:`app.referee.events`). Rules logic stays in ``rules.board99``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from app.board99_game import Board99Game
+from app.i18n import tr
+from app.referee.events import (
+    ActionAccepted,
+    ActionUndone,
+    ComputerChose,
+    Phase,
+    Prompt,
+    PromptKind,
+    SourceProblem,
+    TurnChanged,
+)
+from app.referee.stability import StabilityWindow
+from hardware.board_source import BoardEvent, BoardReading, HealthState, SourceHealth
+from rules import board99 as rules
+from rules.errors import InvalidActionError
+
+log = logging.getLogger(__name__)
+Listener = Callable[[Any], None]
+
+PEG_REMOVING_OFFENCES = ("play-out-of-turn", "illegal-play")
+
+
+class RefereeRefusal(Exception):
+    """An announcement the referee cannot accept now; the message is for the screen (translated)."""
+
+
+@dataclass(frozen=True)
+class _PendingPlay:
+    by: str
+    card: int
+    hole: int | None = None  # a computer's chosen hole; None for a person's play
+
+
+@dataclass(frozen=True)
+class _PendingPenalty:
+    action: Any
+    hole: int
+    new_state: Any
+    events: tuple[Any, ...]
+
+
+class Referee:
+    def __init__(
+        self,
+        game: Board99Game,
+        window: StabilityWindow | None = None,
+        *,
+        sees_colour: bool = False,
+        computer_chooser: Callable[[Any, str, Any], Any] | None = None,
+    ) -> None:
+        self.game = game
+        self.window = window or StabilityWindow()
+        self.sees_colour = sees_colour
+        self._choose = computer_chooser
+        self._listeners: list[Listener] = []
+        self._pending: _PendingPlay | None = None
+        self._penalty: _PendingPenalty | None = None
+        self._unannounced_hole: int | None = None
+        self._must_agree = True  # a new, resumed or undone game: the board must match first
+        self._board: BoardReading | None = None  # the last stable reading
+        self._source_ok = True
+        self.prompt: Prompt = Prompt(PromptKind.INFO, "")
+        self._refresh_prompt()
+
+    # -- listeners ------------------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(event)`` for every event; returns a function that unsubscribes."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def _emit(self, event: Any) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception:  # one faulty listener (an LED driver) must not stop the game
+                log.exception("referee listener failed on %r", event)
+
+    def _set_prompt(self, prompt: Prompt) -> None:
+        if prompt != self.prompt:
+            self.prompt = prompt
+            self._emit(prompt)
+
+    # -- the game as the screen sees it -----------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self.game.state
+
+    @property
+    def layout(self) -> Any:
+        return self.game.setup.layout
+
+    @property
+    def phase(self) -> Phase:
+        return self.prompt.phase
+
+    @property
+    def pending_card(self) -> int | None:
+        return self._pending.card if self._pending else None
+
+    def hole_of(self, square: int) -> int:
+        return int(self.layout.hole_of(square))
+
+    def square_at(self, hole: int) -> int:
+        return int(self.layout.number_at(hole))
+
+    def expected_holes(self) -> dict[int, str]:
+        """hole -> player for every peg the game has on the board."""
+        return {self.hole_of(square): player for square, player in self.state.pegs.items()}
+
+    def where(self, hole: int) -> str:
+        """A hole as the players find it: the printed number and its place."""
+        return tr("square {square} (row {row}, column {col})", square=self.square_at(hole),
+                  row=hole // 10 + 1, col=hole % 10 + 1)
+
+    # -- input: the board -------------------------------------------------------------------------
+    def on_board_event(self, event: BoardEvent) -> None:
+        if isinstance(event, SourceHealth):
+            ok = event.state is HealthState.CONNECTED
+            if ok != self._source_ok:
+                self._source_ok = ok
+                if not ok:
+                    self._emit(SourceProblem(event.detail or event.state.value))
+                else:
+                    self.window.forget()  # judge the board afresh: it may have changed meanwhile
+                self._refresh_prompt()
+            return
+        self.window.feed(event)
+        self.tick()
+
+    def tick(self) -> None:
+        """Let the stability window mature; judge the board when it has settled."""
+        if not self._source_ok:
+            return
+        reading = self.window.poll()
+        if reading is not None:
+            self._board = reading
+            self._judge()
+
+    # -- input: announcements -----------------------------------------------------------------------
+    def announce_play(self, card: int, by: str | None = None) -> None:
+        """PLAY ``card`` by ``by`` (default: the player to move); then one new peg is expected."""
+        by = self._who(by)
+        self._check_can_announce()
+        if self.game.is_computer(by):
+            raise RefereeRefusal(tr("{name} is a computer: the app plays for it.", name=by))
+        if not 0 <= card <= 99:
+            raise RefereeRefusal(tr("There is no card {card}.", card=card))
+        self._pending = _PendingPlay(by, card)
+        self._unannounced_hole = None
+        self._judge()
+
+    def identify_unannounced(self, by: str, card: int) -> None:
+        """Answer "who played the new peg, with which card?" (a forgotten announcement or out of turn)."""
+        if self._unannounced_hole is None:
+            raise RefereeRefusal(tr("There is no unannounced peg to explain."))
+        if by not in self.game.setup.players:
+            raise RefereeRefusal(tr("{name} is not playing.", name=by))
+        self._pending = _PendingPlay(by, card)
+        self._unannounced_hole = None
+        self._judge()
+
+    def announce_draw(self, by: str | None = None, card: int | None = None) -> None:
+        by = self._who(by)
+        self._check_can_announce()
+        self._check_board_agrees()
+        self._apply_now(rules.Draw(by, card))
+
+    def announce_discard(self, card: int, by: str | None = None) -> None:
+        by = self._who(by)
+        self._check_can_announce()
+        self._check_board_agrees()
+        self._apply_now(rules.Discard(by, card))
+
+    def announce_dead_hand(self, cards: tuple[int, ...], by: str | None = None) -> None:
+        """5of99: a player shows a hand of dead cards; the rules verify it."""
+        by = self._who(by)
+        self._check_can_announce()
+        self._check_board_agrees()
+        self._apply_now(rules.RevealDeadHand(by, tuple(cards)))
+
+    def cancel_announcement(self) -> None:
+        """Withdraw a PLAY whose peg was not placed yet (a slip of the finger)."""
+        if self._pending is not None and not self.game.is_computer(self._pending.by):
+            self._pending = None
+            self._judge()
+
+    # -- undo ---------------------------------------------------------------------------------------
+    def undo_preview(self) -> str | None:
+        """What undo would take back, in words (for the confirmation), or None when nothing."""
+        if not self.game.actions:
+            return None
+        return describe_action(self.game.actions[-1])
+
+    def undo(self) -> Any | None:
+        """Take back the last committed action (after the screen's confirmation)."""
+        index = len(self.game.actions) - 1
+        action = self.game.undo()
+        if action is None:
+            return None
+        self._pending = self._penalty = None
+        self._unannounced_hole = None
+        self._must_agree = True
+        self._emit(ActionUndone(index, action))
+        self._after_change()
+        return action
+
+    # -- judging ------------------------------------------------------------------------------------
+    def _who(self, by: str | None) -> str:
+        if by is None:
+            by = self.state.to_move
+        if by is None:
+            raise RefereeRefusal(tr("The game is over."))
+        if by not in self.game.setup.players:
+            raise RefereeRefusal(tr("{name} is not playing.", name=by))
+        return str(by)
+
+    def _check_can_announce(self) -> None:
+        if self.state.outcome is not None:
+            raise RefereeRefusal(tr("The game is over."))
+        if self._penalty is not None:
+            raise RefereeRefusal(tr("First take the penalised peg off the board."))
+        if self._pending is not None and self.game.is_computer(self._pending.by):
+            raise RefereeRefusal(tr("First put the computer's peg on the board."))
+
+    def _check_board_agrees(self) -> None:
+        if self.phase in (Phase.FIX_BOARD, Phase.WHO_PLAYED):
+            raise RefereeRefusal(tr("First make the board match the game."))
+
+    def _apply_now(self, action: Any) -> None:
+        try:
+            new_state, events = rules.apply(self.state, action)
+        except InvalidActionError as exc:
+            raise RefereeRefusal(str(exc)) from exc
+        self._commit(action, new_state, events)
+
+    def _commit(self, action: Any, new_state: Any, events: tuple[Any, ...]) -> None:
+        self._record(action, new_state, events)
+        self._after_change()
+
+    def _record(self, action: Any, new_state: Any, events: tuple[Any, ...]) -> None:
+        index = self.game.commit(action, new_state)  # written to disk before anyone hears of it
+        self._pending = self._penalty = None
+        self._unannounced_hole = None
+        self._emit(ActionAccepted(index, action))
+        for event in events:
+            self._emit(event)
+        self._emit(TurnChanged(self.state.to_move, self.game.is_computer(self.state.to_move)))
+
+    def _after_change(self) -> None:
+        self.window.forget()
+        self._computer_turn()
+        self._judge()
+
+    def _computer_turn(self) -> None:
+        """While a computer is to move, let it choose: draws and discards apply at once."""
+        for _ in range(len(self.game.setup.players) * 4):
+            player = self.state.to_move
+            if self.state.outcome is not None or not self.game.is_computer(player) or self._pending:
+                return
+            if self._choose is None:
+                from rules.board99.ai import choose_action
+
+                self._choose = choose_action
+            level = self.game.table.computers[player]
+            action = self._choose(self.state.view_for(player), level, self.game.computer_rng())
+            if isinstance(action, rules.Play):
+                hole = self.hole_of(action.square)
+                self._pending = _PendingPlay(player, action.card, hole)
+                self._emit(ComputerChose(player, action, hole))
+                return
+            self._emit(ComputerChose(player, action))
+            new_state, events = rules.apply(self.state, action)
+            self._record(action, new_state, events)
+
+    def _judge(self) -> None:
+        """Compare the last stable board with the game and act on the difference."""
+        board = self._board
+        if board is None or not self._source_ok:
+            self._refresh_prompt()
+            return
+        expected = self.expected_holes()
+        occupied = set(board.occupied)
+        unsure = set(board.unsure)
+        extra = sorted(occupied - set(expected) - unsure)
+        missing = sorted(set(expected) - occupied - unsure)
+        wrong_colour = self._wrong_colours(board, expected)
+
+        if self._penalty is not None:
+            hole = self._penalty.hole
+            if hole not in occupied and not extra and not missing and not wrong_colour:
+                penalty = self._penalty
+                self._penalty = None
+                self._commit(penalty.action, penalty.new_state, penalty.events)
+                return
+            if extra == [hole] and not missing and not wrong_colour:
+                self._refresh_prompt()
+                return
+        if missing or wrong_colour or len(extra) > 1 or (extra and self._must_agree):
+            self._fix_board(extra, missing, wrong_colour)
+            return
+        self._must_agree = False
+        if not extra:
+            self._unannounced_hole = None
+            self._refresh_prompt()
+            return
+        hole = extra[0]
+        if self._pending is None:
+            self._unannounced_hole = hole
+            self._refresh_prompt()
+            return
+        self._judge_play(hole, board)
+
+    def _judge_play(self, hole: int, board: BoardReading) -> None:
+        pending = self._pending
+        assert pending is not None
+        if pending.hole is not None and hole != pending.hole:
+            self._set_prompt(Prompt(PromptKind.PROBLEM, tr(
+                "{name} plays {target}, but the new peg is on {found}: move it.",
+                name=pending.by, target=self.where(pending.hole), found=self.where(hole)),
+                (pending.hole, hole), Phase.FIX_BOARD))
+            return
+        colour = self.game.colours.get(pending.by)
+        seen = (board.colours or {}).get(hole) if self.sees_colour else None
+        if seen is not None and colour is not None and seen != colour:
+            self._set_prompt(Prompt(PromptKind.PROBLEM, tr(
+                "The new peg on {where} is {seen}, but {name} plays {colour}.",
+                where=self.where(hole), seen=tr(seen), name=pending.by, colour=tr(colour)),
+                (hole,), Phase.FIX_BOARD))
+            return
+        action = rules.Play(pending.by, pending.card, self.square_at(hole))
+        try:
+            new_state, events = rules.apply(self.state, action)
+        except InvalidActionError as exc:
+            self._pending = None
+            self._unannounced_hole = hole
+            self._set_prompt(Prompt(PromptKind.PROBLEM, tr(
+                "Not accepted: {reason}. Who played the peg on {where}, with which card?",
+                reason=str(exc), where=self.where(hole)), (hole,), Phase.WHO_PLAYED))
+            return
+        offences = [e for e in events if isinstance(e, rules.Penalised)
+                    and e.offence in PEG_REMOVING_OFFENCES]
+        if offences:
+            self._pending = None
+            self._penalty = _PendingPenalty(action, hole, new_state, tuple(events))
+            self._refresh_prompt()
+            return
+        self._commit(action, new_state, tuple(events))
+
+    def _wrong_colours(self, board: BoardReading, expected: dict[int, str]) -> list[int]:
+        if not self.sees_colour or board.colours is None:
+            return []
+        colours = self.game.colours
+        return sorted(
+            hole for hole, player in expected.items()
+            if hole in board.colours and player in colours and board.colours[hole] != colours[player]
+        )
+
+    def _fix_board(self, extra: list[int], missing: list[int], wrong_colour: list[int]) -> None:
+        parts: list[str] = []
+        for hole in extra:
+            parts.append(tr("take the peg out of {where}", where=self.where(hole)))
+        for hole in missing:
+            player = self.expected_holes()[hole]
+            parts.append(tr("put {name}'s peg back on {where}", name=player, where=self.where(hole)))
+        for hole in wrong_colour:
+            player = self.expected_holes()[hole]
+            colour = self.game.colours.get(player, "")
+            parts.append(tr("{where} needs a {colour} peg ({name})", where=self.where(hole),
+                            colour=tr(colour), name=player))
+        if len(extra) > 1 and not missing and not wrong_colour and not self._must_agree:
+            text = tr("{count} new pegs at once: take out all but the one that was played ({holes}).",
+                      count=len(extra), holes=", ".join(str(self.square_at(h)) for h in extra))
+        else:
+            text = tr("Fix the board: {what}.", what="; ".join(parts))
+        self._set_prompt(Prompt(PromptKind.PROBLEM, text, tuple(extra + missing + wrong_colour),
+                                Phase.FIX_BOARD))
+
+    def _refresh_prompt(self) -> None:
+        """The prompt for a board that agrees with the game (or an unknown board)."""
+        state = self.state
+        if not self._source_ok:
+            self._set_prompt(Prompt(PromptKind.PROBLEM, tr(
+                "The board is not connected. Waiting for it..."), (), self.phase))
+            return
+        if state.outcome is not None:
+            self._set_prompt(Prompt(PromptKind.INFO, outcome_text(state.outcome), (), Phase.OVER))
+            return
+        if self._penalty is not None:
+            penalty = self._penalty
+            offence = next(e.offence for e in penalty.events if isinstance(e, rules.Penalised))
+            self._set_prompt(Prompt(PromptKind.ACTION, tr(
+                "{offence}: take {name}'s peg off {where}.",
+                offence=offence_text(offence), name=penalty.action.by, where=self.where(penalty.hole)),
+                (penalty.hole,), Phase.REMOVE_PEG))
+            return
+        if self._unannounced_hole is not None:
+            self._set_prompt(Prompt(PromptKind.ACTION, tr(
+                "A new peg on {where} without an announcement: who played it, with which card?",
+                where=self.where(self._unannounced_hole)), (self._unannounced_hole,), Phase.WHO_PLAYED))
+            return
+        pending = self._pending
+        if pending is not None and pending.hole is not None:
+            colour = self.game.colours.get(pending.by, "")
+            self._set_prompt(Prompt(PromptKind.ACTION, tr(
+                "{name} plays card {card}: put a {colour} peg on {where}.", name=pending.by,
+                card=pending.card, colour=tr(colour), where=self.where(pending.hole)),
+                (pending.hole,), Phase.COMPUTER_PEG))
+            return
+        if pending is not None:
+            squares = state.legal_squares(pending.card)
+            holes = tuple(self.hole_of(s) for s in squares)
+            self._set_prompt(Prompt(PromptKind.ACTION, tr(
+                "{name} plays card {card}: put the peg on a free square from {card} up.",
+                name=pending.by, card=pending.card), holes, Phase.PLACE_PEG))
+            return
+        player = state.to_move
+        self._set_prompt(Prompt(PromptKind.INFO, tr(
+            "{name}'s turn: PLAY, DRAW or DISCARD.", name=player), (), Phase.ANNOUNCE))
+
+    def start(self) -> None:
+        """Begin (or resume) refereeing: let a computer move if it is its turn."""
+        self._emit(TurnChanged(self.state.to_move, self.game.is_computer(self.state.to_move)))
+        self._computer_turn()
+        self._refresh_prompt()
+
+
+def offence_text(offence: str) -> str:
+    return {
+        "play-out-of-turn": tr("Played out of turn"),
+        "discard-out-of-turn": tr("Discarded out of turn"),
+        "draw-out-of-turn": tr("Drew out of turn"),
+        "illegal-play": tr("Illegal play"),
+        "illegal-draw": tr("Illegal draw"),
+    }.get(offence, offence)
+
+
+def outcome_text(outcome: Any) -> str:
+    if outcome.status == "won":
+        return tr("{names} won!", names=" & ".join(outcome.winners))
+    return tr("A tie: no five in a row.")
+
+
+def describe_action(action: Any) -> str:
+    if isinstance(action, rules.Play):
+        return tr("{name} played card {card} on square {square}", name=action.by, card=action.card,
+                  square=action.square)
+    if isinstance(action, rules.Draw):
+        if action.card is None:
+            return tr("{name} drew a card", name=action.by)
+        return tr("{name} drew card {card}", name=action.by, card=action.card)
+    if isinstance(action, rules.Discard):
+        return tr("{name} discarded card {card}", name=action.by, card=action.card)
+    return tr("{name}: {action}", name=getattr(action, "by", "?"), action=type(action).__name__)
