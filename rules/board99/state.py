@@ -247,11 +247,11 @@ def _check_holds(state: GameState, action: Action, seat: int, card: int) -> None
         return
     if hand.count == 0:
         raise err.NoCardsError(action, f"{action.by} holds no cards")
+    if hand.hidden == 0:  # say no more than that: where the card is may be hidden from this seat
+        raise err.CardUnavailableError(action, f"{action.by} does not hold card {card}")
     problem = _where_is(state, card, seat)
     if problem is not None:
         raise err.CardUnavailableError(action, problem)
-    if hand.hidden == 0:
-        raise err.CardUnavailableError(action, f"{action.by} does not hold card {card}")
 
 
 def _check(state: GameState, action: Action) -> None:
