@@ -1,0 +1,189 @@
+"""Turn hole samples into light-independent features and classify them: empty, a colour, or unsure.
+
+Features: for each hole, the log of its median colour minus the log of the light at that hole, per
+channel. The light at a hole is the median of its four gaps (the board surface around it), so a
+room getting darker, a warmer lamp, a shadow across one side or a vignetting lens scale hole and
+gaps alike and cancel out. What is left describes the hole relative to the board: an empty hole
+is darker than the board, a red peg is redder, and so on.
+
+Classification: each class (empty and every calibrated colour) is a mean and a spread of those
+features. The distance of a hole to a class is measured in spreads (a diagonal Mahalanobis
+distance); the confidence is the class's share of the likelihoods. A hole far from every class
+(a hand, a colour never calibrated, heavy glare) or between two classes is *unsure*: the reader
+reports it as such instead of guessing, and the referee waits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from vision.profile import EMPTY, UNSURE, ColourModel
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+SPREAD_FLOOR = 0.07  # log units: no class is assumed tighter than about 7% per channel
+LOG_OFFSET = 4.0  # keeps log() finite for black pixels and damps sensor noise in the dark
+MAX_DISTANCE = 4.5  # in spreads (root mean square over the channels): farther is "unknown"
+MIN_CONFIDENCE = 0.9
+CHROMA_TOLERANCE = 0.35  # a gap whose chroma differs more than this from the board's is foreign
+LUMA_TOLERANCE = 1.1  # a gap this much darker/brighter (log) than the board's median is foreign
+GLARE_PALENESS = 0.6  # a gap keeping less than this share of the board's chroma is glared
+GLARE_MIN_CHROMA = 0.12  # below this the board is too grey to notice glare by paleness
+
+
+def _log(values: NDArray[np.float32]) -> NDArray[np.float64]:
+    import numpy as np
+
+    return np.asarray(np.log(values.astype(np.float64) + LOG_OFFSET), dtype=np.float64)
+
+
+def hole_features(
+    holes: NDArray[np.float32], gaps: NDArray[np.float32], rows: int, cols: int
+) -> NDArray[np.float64]:
+    """(rows*cols, 3) features: log hole colour minus log light (median of its four gaps)."""
+    import numpy as np
+
+    lg = _log(gaps).reshape(rows + 1, cols + 1, 3)
+    around = np.stack([lg[:-1, :-1], lg[:-1, 1:], lg[1:, :-1], lg[1:, 1:]])
+    light = np.median(around, axis=0).reshape(rows * cols, 3)
+    return np.asarray(_log(holes) - light, dtype=np.float64)
+
+
+def gap_chroma(gaps: NDArray[np.float32]) -> NDArray[np.float64]:
+    """(n, 2) chroma of gaps: log(channel 0 / channel 1), log(channel 2 / channel 1)."""
+    import numpy as np
+
+    lg = _log(gaps)
+    return np.stack([lg[:, 0] - lg[:, 1], lg[:, 2] - lg[:, 1]], axis=1)
+
+
+def board_chroma(gaps: NDArray[np.float32]) -> tuple[float, float]:
+    """The board surface's chroma: the median over all gaps (robust to a few covered ones)."""
+    import numpy as np
+
+    c = np.median(gap_chroma(gaps), axis=0)
+    return (float(c[0]), float(c[1]))
+
+
+def foreign_holes(gaps: NDArray[np.float32], rows: int, cols: int) -> NDArray[np.bool_]:
+    """Holes next to a gap that does not look like the board: something lies over them.
+
+    A gap counts only when a neighbouring gap is foreign too: a hand or an arm covers an area,
+    whereas one gap touched by a fat peg's rim is not a reason to doubt four holes.
+    """
+    import numpy as np
+
+    chroma = gap_chroma(gaps)
+    # The frame's own median, not the calibrated chroma: the lamp's colour may change during a
+    # game, and a hand or a glare covers far fewer than half of the gaps.
+    ref = np.median(chroma, axis=0)
+    luma = _log(gaps).mean(axis=1)
+    odd = (np.abs(chroma - ref).max(axis=1) > CHROMA_TOLERANCE) | (
+        np.abs(luma - np.median(luma)) > LUMA_TOLERANCE
+    )
+    ref_norm = float(np.hypot(*ref))
+    if ref_norm > GLARE_MIN_CHROMA:
+        # glare adds white light: the board looks brighter and paler there, and pegs under it
+        # drift towards the board's colour (towards "empty"), so such holes are not trusted
+        paler = np.hypot(chroma[:, 0], chroma[:, 1]) < GLARE_PALENESS * ref_norm
+        odd |= paler & (luma > np.median(luma))
+    odd_grid = odd.reshape(rows + 1, cols + 1)
+    padded = np.pad(odd_grid, 1)
+    neighbours = (
+        padded[:-2, 1:-1].astype(int)
+        + padded[2:, 1:-1]
+        + padded[1:-1, :-2]
+        + padded[1:-1, 2:]
+        + padded[:-2, :-2]
+        + padded[:-2, 2:]
+        + padded[2:, :-2]
+        + padded[2:, 2:]
+    )
+    foreign = odd_grid & (neighbours >= 1)
+    holes = foreign[:-1, :-1] | foreign[:-1, 1:] | foreign[1:, :-1] | foreign[1:, 1:]
+    return np.asarray(holes.ravel(), dtype=np.bool_)
+
+
+def learn_model(letter: str, name: str, features: NDArray[np.float64]) -> ColourModel:
+    """A class from examples: their mean, and a spread never below :data:`SPREAD_FLOOR`."""
+    import numpy as np
+
+    feats = np.asarray(features, dtype=np.float64).reshape(-1, 3)
+    if len(feats) == 0:
+        raise ValueError(f"no examples of {name!r} to learn from")
+    mean = feats.mean(axis=0)
+    std = feats.std(axis=0) if len(feats) > 1 else np.zeros(3)
+    spread = np.sqrt(std**2 + SPREAD_FLOOR**2)
+    return ColourModel(
+        letter, name, tuple(float(v) for v in mean), tuple(float(v) for v in spread), len(feats)
+    )
+
+
+@dataclass
+class Classified:
+    """Per hole: the letter (``.``, a colour's letter, or ``?``) and the confidence 0..1."""
+
+    letters: list[str]
+    confidence: NDArray[np.float64]
+    best_distance: NDArray[np.float64]
+
+    @property
+    def unsure(self) -> list[int]:
+        return [i for i, letter in enumerate(self.letters) if letter == UNSURE]
+
+
+class Classifier:
+    def __init__(
+        self,
+        empty: ColourModel,
+        colours: Sequence[ColourModel],
+        *,
+        max_distance: float = MAX_DISTANCE,
+        min_confidence: float = MIN_CONFIDENCE,
+    ) -> None:
+        import numpy as np
+
+        self.models = [empty, *colours]
+        self.letters = [EMPTY, *(c.letter for c in colours)]
+        self.means = np.array([m.mean for m in self.models], dtype=np.float64)
+        self.spreads = np.array([m.spread for m in self.models], dtype=np.float64)
+        self.max_distance = max_distance
+        self.min_confidence = min_confidence
+
+    def distances(self, features: NDArray[np.float64]) -> NDArray[np.float64]:
+        """(n, classes) root-mean-square distance in spreads."""
+        import numpy as np
+
+        z = (features[:, None, :] - self.means[None, :, :]) / self.spreads[None, :, :]
+        return np.asarray(np.sqrt((z**2).mean(axis=2)), dtype=np.float64)
+
+    def classify(self, features: NDArray[np.float64]) -> Classified:
+        import numpy as np
+
+        d = self.distances(features)
+        dims = features.shape[1]
+        log_like = -0.5 * dims * d**2 - np.log(self.spreads).sum(axis=1)[None, :]
+        log_like -= log_like.max(axis=1, keepdims=True)
+        posterior = np.exp(log_like)
+        posterior /= posterior.sum(axis=1, keepdims=True)
+        best = posterior.argmax(axis=1)
+        confidence = posterior[np.arange(len(best)), best]
+        best_distance = d[np.arange(len(best)), best]
+        sure = (confidence >= self.min_confidence) & (best_distance <= self.max_distance)
+        letters = [
+            self.letters[b] if ok else UNSURE for b, ok in zip(best.tolist(), sure.tolist(), strict=True)
+        ]
+        confidence = np.where(best_distance <= self.max_distance, confidence, 0.0)
+        return Classified(letters, confidence, best_distance)
+
+
+def find_pegs(features: NDArray[np.float64], empty: ColourModel, min_distance: float = 6.0) -> list[int]:
+    """Holes that clearly do not look empty: where calibration finds the pegs just placed."""
+    import numpy as np
+
+    d = Classifier(empty, []).distances(features)[:, 0]
+    return [int(i) for i in np.flatnonzero(d > min_distance)]

@@ -1,0 +1,277 @@
+"""The board profile: where the holes are relative to the markers, and what the colours look like.
+
+A profile is one JSON file, written by calibration and read by every reader. It holds:
+
+- the grid (``rows`` x ``cols``) and the four corner holes in *board-plane* millimetres, the same
+  plane the marker stickers are placed in, so the holes follow the markers when the board moves;
+- the markers (ArUco ``DICT_4X4_100`` ids, centres and side length in the same millimetres);
+- the colour models learnt under the room's light: ``empty`` and one per player colour, each a
+  mean and spread of the light-normalised features (see :mod:`vision.classify`);
+- the board surface's chroma, used to notice something foreign (a hand) lying over the board.
+
+Why millimetres in the board plane and not pixels: the camera may move or the board be nudged;
+only the relation of holes to stickers is a property of the board itself.
+
+This module uses only the standard library, so the app can read and check a profile anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+FORMAT = "table99-vision-profile"
+VERSION = 1
+CORNERS = ("top_left", "top_right", "bottom_right", "bottom_left")
+EMPTY = "."
+UNSURE = "?"
+
+Point = tuple[float, float]
+
+
+class ProfileError(ValueError):
+    """A profile that cannot be used, saying which file and which field is wrong."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.where = where
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """How one class (empty, or a player's colour) looks: mean and spread of its features."""
+
+    letter: str
+    name: str
+    mean: tuple[float, ...]
+    spread: tuple[float, ...]
+    samples: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "mean": list(self.mean),
+            "spread": list(self.spread),
+            "samples": self.samples,
+        }
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One sticker: its ArUco id, centre and side length in board-plane millimetres."""
+
+    id: int
+    centre: Point
+    size: float
+
+    def corners(self) -> list[Point]:
+        """The sticker's corners in ArUco order (TL, TR, BR, BL) when placed upright."""
+        x, y = self.centre
+        h = self.size / 2
+        return [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
+
+
+@dataclass(frozen=True)
+class BoardProfile:
+    rows: int = 10
+    cols: int = 10
+    holes: tuple[Point, Point, Point, Point] = ((0.0, 0.0), (225.0, 0.0), (225.0, 225.0), (0.0, 225.0))
+    markers: tuple[Marker, ...] = ()
+    dictionary: str = "DICT_4X4_100"
+    sample_radius: float = 0.28  # of the hole pitch: the disc whose median colour is the hole's
+    empty: ColourModel | None = None
+    colours: tuple[ColourModel, ...] = ()
+    board_chroma: tuple[float, float] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def hole_count(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def calibrated(self) -> bool:
+        return self.empty is not None and bool(self.colours)
+
+    def letters(self) -> dict[str, str]:
+        return {c.letter: c.name for c in self.colours}
+
+    def with_models(
+        self,
+        empty: ColourModel | None,
+        colours: Sequence[ColourModel],
+        board_chroma: tuple[float, float] | None = None,
+    ) -> BoardProfile:
+        return replace(
+            self,
+            empty=empty,
+            colours=tuple(colours),
+            board_chroma=board_chroma if board_chroma is not None else self.board_chroma,
+        )
+
+    def with_holes(self, corners: Sequence[Point]) -> BoardProfile:
+        if len(corners) != 4:
+            raise ProfileError("holes", f"need 4 corner holes, got {len(corners)}")
+        pts = tuple((float(x), float(y)) for x, y in corners)
+        return replace(self, holes=(pts[0], pts[1], pts[2], pts[3]))
+
+    # -- JSON ------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "rows": self.rows,
+            "cols": self.cols,
+            "holes": {name: list(p) for name, p in zip(CORNERS, self.holes, strict=True)},
+            "markers": {
+                "dictionary": self.dictionary,
+                "stickers": [{"id": m.id, "centre": list(m.centre), "size": m.size} for m in self.markers],
+            },
+            "sample_radius": self.sample_radius,
+            "colours": {c.letter: c.to_json() for c in self.colours},
+        }
+        if self.empty is not None:
+            data["empty"] = self.empty.to_json()
+        if self.board_chroma is not None:
+            data["board_chroma"] = list(self.board_chroma)
+        return data
+
+    def save(self, path: str | Path) -> None:
+        """Write atomically: a crash while saving never leaves half a profile."""
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
+        tmp.replace(path)
+
+
+def default_markers(holes: Sequence[Point], size: float = 40.0, gap: float = 35.0) -> tuple[Marker, ...]:
+    """Stickers diagonally outside the four corner holes: ids 0..3 = TL, TR, BR, BL."""
+    (x0, y0), (x1, _), (_, y1) = holes[0], holes[1], holes[2]
+    off = gap + size / 2
+    centres = [(x0 - off, y0 - off), (x1 + off, y0 - off), (x1 + off, y1 + off), (x0 - off, y1 + off)]
+    return tuple(Marker(i, c, size) for i, c in enumerate(centres))
+
+
+def default_profile(rows: int = 10, cols: int = 10, pitch: float = 25.0) -> BoardProfile:
+    """A sensible start for a 10x10 peg board: 25 mm between holes, stickers at the corners."""
+    if rows < 2 or cols < 2:
+        raise ProfileError("grid", f"need at least 2x2 holes, got {rows}x{cols}")
+    w, h = (cols - 1) * pitch, (rows - 1) * pitch
+    holes = ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h))
+    return BoardProfile(rows=rows, cols=cols, holes=holes, markers=default_markers(holes))
+
+
+def parse_grid(text: str) -> tuple[int, int]:
+    """``"19x19"`` -> (rows, cols)."""
+    try:
+        rows, cols = (int(p) for p in text.lower().split("x"))
+    except ValueError:
+        raise ProfileError("--grid", f"expected ROWSxCOLS like 10x10, got {text!r}") from None
+    if not (2 <= rows <= 60 and 2 <= cols <= 60):
+        raise ProfileError("--grid", f"rows and columns must be 2..60, got {text!r}")
+    return rows, cols
+
+
+# -- reading a profile -------------------------------------------------------------------------
+def _number(where: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ProfileError(where, f"expected a number, got {value!r}")
+    return float(value)
+
+
+def _point(where: str, value: Any) -> Point:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ProfileError(where, f"expected [x, y], got {value!r}")
+    return (_number(where, value[0]), _number(where, value[1]))
+
+
+def _model(where: str, letter: str, value: Any) -> ColourModel:
+    if not isinstance(value, dict):
+        raise ProfileError(where, f"expected an object, got {value!r}")
+    name = value.get("name", letter)
+    if not isinstance(name, str) or not name:
+        raise ProfileError(f"{where}.name", f"expected a colour name, got {name!r}")
+    mean, spread = value.get("mean"), value.get("spread")
+    if not isinstance(mean, list) or not isinstance(spread, list) or len(mean) != len(spread) or not mean:
+        raise ProfileError(where, "mean and spread must be lists of the same length")
+    means = tuple(_number(f"{where}.mean", v) for v in mean)
+    spreads = tuple(_number(f"{where}.spread", v) for v in spread)
+    if any(s <= 0 for s in spreads):
+        raise ProfileError(f"{where}.spread", "every spread must be positive")
+    samples = value.get("samples", 0)
+    return ColourModel(letter, name, means, spreads, int(samples) if isinstance(samples, int) else 0)
+
+
+def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
+    if not isinstance(data, dict):
+        raise ProfileError(where, "expected a JSON object")
+    if data.get("format") != FORMAT:
+        raise ProfileError(f"{where} format", f"expected {FORMAT!r}, got {data.get('format')!r}")
+    if data.get("version") != VERSION:
+        raise ProfileError(f"{where} version", f"expected {VERSION}, got {data.get('version')!r}")
+    rows, cols = data.get("rows"), data.get("cols")
+    if not isinstance(rows, int) or not isinstance(cols, int) or not (2 <= rows <= 60 and 2 <= cols <= 60):
+        raise ProfileError(f"{where} rows/cols", f"expected integers 2..60, got {rows!r}x{cols!r}")
+    holes_json = data.get("holes")
+    if not isinstance(holes_json, dict):
+        raise ProfileError(f"{where} holes", "expected an object with the four corner holes")
+    holes = [_point(f"{where} holes.{name}", holes_json.get(name)) for name in CORNERS]
+    markers_json = data.get("markers", {})
+    if not isinstance(markers_json, dict):
+        raise ProfileError(f"{where} markers", "expected an object")
+    dictionary = markers_json.get("dictionary", "DICT_4X4_100")
+    if not isinstance(dictionary, str):
+        raise ProfileError(f"{where} markers.dictionary", f"expected a name, got {dictionary!r}")
+    markers = []
+    stickers = markers_json.get("stickers", [])
+    if not isinstance(stickers, list):
+        raise ProfileError(f"{where} markers.stickers", "expected a list")
+    for i, sticker in enumerate(stickers):
+        w = f"{where} markers.stickers[{i}]"
+        if not isinstance(sticker, dict) or not isinstance(sticker.get("id"), int):
+            raise ProfileError(w, f"expected {{id, centre, size}}, got {sticker!r}")
+        size = _number(f"{w}.size", sticker.get("size"))
+        if size <= 0:
+            raise ProfileError(f"{w}.size", "must be positive")
+        markers.append(Marker(sticker["id"], _point(f"{w}.centre", sticker.get("centre")), size))
+    radius = _number(f"{where} sample_radius", data.get("sample_radius", 0.28))
+    if not 0.05 <= radius <= 0.45:
+        raise ProfileError(f"{where} sample_radius", f"must be 0.05..0.45 of the pitch, got {radius}")
+    colours_json = data.get("colours", {})
+    if not isinstance(colours_json, dict):
+        raise ProfileError(f"{where} colours", "expected an object of letter -> model")
+    colours = []
+    for letter, model in colours_json.items():
+        if len(letter) != 1 or letter in (EMPTY, UNSURE) or letter.isspace():
+            raise ProfileError(f"{where} colours.{letter}", "a colour's letter is one character, not . or ?")
+        colours.append(_model(f"{where} colours.{letter}", letter, model))
+    empty = _model(f"{where} empty", EMPTY, data["empty"]) if "empty" in data else None
+    chroma = data.get("board_chroma")
+    board_chroma = _point(f"{where} board_chroma", chroma) if chroma is not None else None
+    return BoardProfile(
+        rows=rows,
+        cols=cols,
+        holes=(holes[0], holes[1], holes[2], holes[3]),
+        markers=tuple(markers),
+        dictionary=dictionary,
+        sample_radius=radius,
+        empty=empty,
+        colours=tuple(colours),
+        board_chroma=board_chroma,
+    )
+
+
+def load_profile(path: str | Path) -> BoardProfile:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ProfileError(str(path), f"cannot read: {exc.strerror or exc}") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProfileError(f"{path} line {exc.lineno}", f"not valid JSON: {exc.msg}") from exc
+    return profile_from_json(data, str(path))

@@ -1,0 +1,239 @@
+"""The per-frame path: locate the board, warp, sample, classify, and hold back until still.
+
+:class:`BoardReader` is used by the camera source (live frames), by ``table99 vision read`` (one
+image, :func:`read_image`) and by the benchmarks, so all of them measure the same code.
+
+Locating: the stickers are looked for on the first frame, on the first still frame after
+movement (the board may have been nudged) and every ``relocate_every`` frames; in between the
+last homography is reused, which keeps the per-frame cost to one small warp. When the stickers
+cannot be found (covered by an arm) the last position is kept. With fixed ``corners`` (``--grid``)
+there is nothing to locate.
+
+Movement: the samples of every hole and gap, and a coarse thumbnail of the warped board, are
+compared with the previous frame; any change above a threshold means something moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from vision.classify import Classified, Classifier, foreign_holes, hole_features
+from vision.markers import MarkerFinder, image_from_grid
+from vision.profile import UNSURE, BoardProfile, ProfileError
+from vision.sampling import Sampler, Samples, homography_from_corners
+from vision.stability import Stabiliser
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+MOTION_LOG_THRESHOLD = 0.12  # per sample, log units (about 12%)
+MOTION_THUMB_THRESHOLD = 18.0  # grey levels in an 8x8-pixel block of the warped board
+
+
+@dataclass
+class FrameResult:
+    """What one frame showed. ``released`` is set only on the frame a stable reading is released."""
+
+    letters: list[str]
+    confidence: NDArray[np.float64] | None
+    moving: bool
+    located: bool
+    image_from_grid: NDArray[np.float64] | None
+    released: tuple[str, ...] | None = None
+    samples: Samples | None = None
+    features: NDArray[np.float64] | None = None
+    stages: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def unsure(self) -> list[int]:
+        return [i for i, letter in enumerate(self.letters) if letter == UNSURE]
+
+
+def grid_letters(letters: Sequence[str], cols: int) -> list[list[str]]:
+    return [list(letters[i : i + cols]) for i in range(0, len(letters), cols)]
+
+
+class BoardReader:
+    def __init__(
+        self,
+        profile: BoardProfile,
+        *,
+        corners: Sequence[tuple[float, float]] | None = None,
+        still_frames: int = 4,
+        relocate_every: int = 90,
+        watch_hands: bool = True,
+        timing: bool = False,
+    ) -> None:
+        self.profile = profile
+        self.sampler = Sampler(profile.rows, profile.cols, profile.sample_radius)
+        self.classifier = (
+            Classifier(profile.empty, profile.colours)
+            if profile.empty is not None and profile.colours
+            else None
+        )
+        self.fixed = homography_from_corners(list(corners), profile.rows, profile.cols) if corners else None
+        if self.fixed is None and len(profile.markers) < 2:
+            raise ProfileError(
+                "markers", "the profile names fewer than two stickers and no grid corners were given"
+            )
+        self.finder = MarkerFinder(profile.dictionary) if self.fixed is None else None
+        self.stabiliser = Stabiliser(still_frames)
+        self.relocate_every = relocate_every
+        self.watch_hands = watch_hands
+        self.timing = timing
+        self.homography: NDArray[np.float64] | None = self.fixed
+        self._since_located = 0
+        self._was_moving = True
+        self._previous: tuple[NDArray[np.float64], NDArray[np.float32]] | None = None
+
+    # -- stages ----------------------------------------------------------------------------
+    def locate(self, frame: NDArray[np.uint8]) -> bool:
+        """Look for the stickers; keeps the last position when they are not found."""
+        if self.fixed is not None or self.finder is None:
+            return True
+        h = image_from_grid(self.finder.find(frame), self.profile)
+        self._since_located = 0
+        if h is None:
+            return False
+        self.homography = h
+        return True
+
+    def _moved(self, samples: Samples) -> bool:
+        import cv2
+        import numpy as np
+
+        logs = np.log(np.concatenate([samples.holes, samples.gaps]).astype(np.float64) + 4.0)
+        gray = cv2.cvtColor(samples.warped, cv2.COLOR_BGR2GRAY)
+        thumb = cv2.resize(
+            gray, (max(1, gray.shape[1] // 8), max(1, gray.shape[0] // 8)), interpolation=cv2.INTER_AREA
+        ).astype(np.float32)
+        previous, self._previous = self._previous, (logs, thumb)
+        if previous is None or previous[0].shape != logs.shape:
+            return True
+        return bool(
+            np.abs(logs - previous[0]).max() > MOTION_LOG_THRESHOLD
+            or np.abs(thumb - previous[1]).max() > MOTION_THUMB_THRESHOLD
+        )
+
+    def classify(self, samples: Samples) -> tuple[Classified, NDArray[np.float64]]:
+        import numpy as np
+
+        rows, cols = self.profile.rows, self.profile.cols
+        features = hole_features(samples.holes, samples.gaps, rows, cols)
+        if self.classifier is None:
+            raise ProfileError(
+                "profile", "not calibrated: no empty-hole or colour models (run vision calibrate)"
+            )
+        result = self.classifier.classify(features)
+        if self.watch_hands:
+            covered = foreign_holes(samples.gaps, rows, cols)
+            for i in np.flatnonzero(covered):
+                result.letters[int(i)] = UNSURE
+            result.confidence = np.where(covered, 0.0, result.confidence)
+        return result, features
+
+    # -- the whole path --------------------------------------------------------------------
+    def process(self, frame: NDArray[np.uint8]) -> FrameResult:
+        import time
+
+        stages: dict[str, float] = {}
+        clock = time.perf_counter
+        t = clock()
+        needs_locating = self.homography is None or (
+            self.fixed is None and self._since_located >= self.relocate_every
+        )
+        if needs_locating:
+            self.locate(frame)
+        self._since_located += 1
+        stages["locate"] = clock() - t
+        holes = self.profile.hole_count
+        if self.homography is None:
+            return FrameResult([UNSURE] * holes, None, False, False, None, stages=stages)
+        t = clock()
+        samples = self.sampler.sample(frame, self.homography)
+        stages["warp+sample"] = clock() - t
+        t = clock()
+        moving = self._moved(samples)
+        if self._was_moving and not moving and self.fixed is None and not needs_locating:
+            # the first still frame after movement: the board may have been nudged
+            before = self.homography
+            if (
+                self.locate(frame)
+                and before is not None
+                and self.homography is not None
+                and _shift(before, self.homography, self.profile) > 0.1
+            ):
+                samples = self.sampler.sample(frame, self.homography)
+                self._moved(samples)
+                moving = True
+        self._was_moving = moving
+        stages["motion"] = clock() - t
+        t = clock()
+        classified, features = self.classify(samples)
+        stages["classify"] = clock() - t
+        t = clock()
+        released = self.stabiliser.update(classified.letters, moving)
+        stages["stabilise"] = clock() - t
+        return FrameResult(
+            classified.letters,
+            classified.confidence,
+            moving,
+            True,
+            self.homography,
+            released,
+            samples,
+            features,
+            stages,
+        )
+
+
+def _shift(a: NDArray[np.float64], b: NDArray[np.float64], profile: BoardProfile) -> float:
+    """How far (in pitches) the grid moved between two homographies, at the corner holes."""
+    import numpy as np
+
+    from vision.sampling import project
+
+    pts = np.array([[0, 0], [profile.cols - 1, profile.rows - 1]], dtype=np.float64)
+    pa, pb = project(a, pts), project(b, pts)
+    pitch = np.linalg.norm(pa[1] - pa[0]) / np.hypot(profile.cols - 1, profile.rows - 1)
+    return float(np.linalg.norm(pa - pb, axis=1).max() / max(pitch, 1e-6))
+
+
+def read_image(
+    image: NDArray[np.uint8], profile: BoardProfile, corners: Sequence[tuple[float, float]] | None = None
+) -> FrameResult:
+    """Read one still image (no waiting for stillness): for ``vision read`` and calibration."""
+    reader = BoardReader(profile, corners=corners, still_frames=1)
+    if not reader.locate(image) or reader.homography is None:
+        raise ProfileError(
+            "image",
+            "the board's stickers were not found (need at least two of ids "
+            + ", ".join(str(m.id) for m in profile.markers)
+            + ")",
+        )
+    samples = reader.sampler.sample(image, reader.homography)
+    if reader.classifier is None:
+        features = hole_features(samples.holes, samples.gaps, profile.rows, profile.cols)
+        return FrameResult(
+            [UNSURE] * profile.hole_count,
+            None,
+            False,
+            True,
+            reader.homography,
+            samples=samples,
+            features=features,
+        )
+    classified, features = reader.classify(samples)
+    return FrameResult(
+        classified.letters,
+        classified.confidence,
+        False,
+        True,
+        reader.homography,
+        tuple(classified.letters),
+        samples,
+        features,
+    )
