@@ -1,0 +1,128 @@
+"""Ninety Nine's events and cards as translated sentences, shared by the terminal and the app.
+
+One event, one short sentence: that is what a screen reader and espeak-ng read best. ``you``
+is the seat of the person reading (None at a shared table), so their own news says "You".
+"""
+
+from __future__ import annotations
+
+from app.i18n import tr
+from rules.count99.deal import CardDrawn, CardsDealt, DeckReshuffled
+from rules.count99.table import (
+    CardPlayed,
+    DirectionReversed,
+    Eliminated,
+    GameWon,
+    MilestoneLanded,
+    MilestonePassed,
+    PlayerSkipped,
+    Reason,
+    RoundEnded,
+    RoundStarted,
+    Setup,
+    TokensLost,
+)
+
+
+def card_name(card: str) -> str:
+    names = {
+        "A": tr("Ace"), "J": tr("Jack"), "Q": tr("Queen"), "K": tr("King"),
+        "+10": tr("plus 10"), "-10": tr("minus 10"), "pass": tr("Pass"), "reverse": tr("Reverse"),
+        "skip": tr("Skip"), "99": tr("Ninety Nine"),
+    }
+    return names.get(card, card)
+
+
+def card_label(card: str) -> str:
+    """A short label for a card button."""
+    return {"pass": tr("Pass"), "reverse": tr("Reverse"), "skip": tr("Skip")}.get(card, card)
+
+
+def variant_name(variant_value: str) -> str:
+    return tr("Quentin C") if variant_value == "quentin-c" else tr("RS Games")
+
+
+def direction_name(direction: int) -> str:
+    return tr("clockwise") if direction > 0 else tr("counterclockwise")
+
+
+def reason_text(reason: Reason) -> str:
+    return {
+        Reason.BUST: tr("went over 99"),
+        Reason.PASSED_MILESTONE: tr("passed a milestone"),
+        Reason.OTHER_LANDED: tr("someone landed on a milestone"),
+        Reason.LANDED_99: tr("landed on 99"),
+        Reason.NO_SAFE_CARD: tr("had no safe card"),
+        Reason.NO_CARDS: tr("had no cards"),
+        Reason.LAST_STANDING: tr("only one player is left"),
+    }[reason]
+
+
+def describe(event: object, setup: Setup, you: int | None = None) -> str | None:
+    """The sentence for ``event``, or None for events this reader need not hear."""
+    def who(seat: int) -> str:
+        return tr("You") if seat == you else setup.players[seat]
+
+    if isinstance(event, RoundStarted):
+        if event.first == you:
+            return tr("Round {n}. You start.", n=event.round_no)
+        return tr("Round {n}. {name} starts.", n=event.round_no, name=who(event.first))
+    if isinstance(event, CardPlayed):
+        card = card_name(event.card)
+        if event.chosen is not None:
+            card = tr("{card} as {value}", card=card, value=f"{event.chosen:+d}")
+        if event.seat == you:
+            return tr("You play {card}. Count {count}.", card=card, count=event.after)
+        return tr("{name} plays {card}. Count {count}.", name=who(event.seat), card=card, count=event.after)
+    if isinstance(event, DirectionReversed):
+        return tr("Direction reversed: now {direction}.", direction=direction_name(event.direction))
+    if isinstance(event, PlayerSkipped):
+        if event.seat == you:
+            return tr("You are skipped.")
+        return tr("{name} is skipped.", name=who(event.seat))
+    if isinstance(event, MilestoneLanded):
+        if event.seat == you:
+            return tr("You land on {milestone}!", milestone=event.milestone)
+        return tr("{name} lands on {milestone}!", name=who(event.seat), milestone=event.milestone)
+    if isinstance(event, MilestonePassed):
+        if event.seat == you:
+            return tr("You pass through {milestone}.", milestone=event.milestone)
+        return tr("{name} passes through {milestone}.", name=who(event.seat), milestone=event.milestone)
+    if isinstance(event, TokensLost):
+        if event.seat == you:
+            return tr("You lose {amount}, {left} left.", amount=event.amount, left=event.left)
+        return tr("{name} loses {amount}, {left} left.", name=who(event.seat), amount=event.amount,
+                  left=event.left)
+    if isinstance(event, Eliminated):
+        if event.seat == you:
+            return tr("You are out of the game.")
+        return tr("{name} is out of the game.", name=who(event.seat))
+    if isinstance(event, RoundEnded):
+        return tr("Round {n} over: {name} {reason}.", n=event.round_no, name=setup.players[event.seat],
+                  reason=reason_text(event.reason))
+    if isinstance(event, GameWon):
+        if event.seat == you:
+            return tr("You win the game!")
+        return tr("{name} wins the game!", name=who(event.seat))
+    if isinstance(event, CardDrawn):
+        return tr("You draw {card}.", card=card_name(event.card)) if event.seat == you else None
+    if isinstance(event, DeckReshuffled):
+        return tr("The discards are shuffled into a new deck.")
+    if isinstance(event, CardsDealt):
+        return tr("{n} cards each are dealt.", n=event.hand_size)
+    return None
+
+
+def hand_text(hand: list[str] | tuple[str, ...]) -> str:
+    if not hand:
+        return tr("Your hand is empty.")
+    cards = ", ".join(f"{i}: {card_name(c)}" for i, c in enumerate(hand, start=1))
+    return tr("Your hand: {cards}.", cards=cards)
+
+
+def tokens_text(setup: Setup, tokens: tuple[int, ...], you: int | None = None) -> str:
+    parts = []
+    for seat, name in enumerate(setup.players):
+        label = tr("you") if seat == you else name
+        parts.append(f"{label} {tokens[seat]}" if tokens[seat] else tr("{name} out", name=label))
+    return tr("Tokens: {list}.", list=", ".join(parts))

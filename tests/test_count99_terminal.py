@@ -1,0 +1,108 @@
+"""``table99 play count99`` and ``table99 replay`` for Ninety Nine, as real subprocesses with pipes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def table99(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args], input=stdin, capture_output=True, text=True,
+        cwd=ROOT, env=env, timeout=60,
+    )
+
+
+def test_a_whole_game_to_the_winner_through_piped_keys() -> None:
+    # Always play slot 1; a choice prompt eats the next lines until one fits (1 for an Ace, + for a 10).
+    keys = "1\n1\n+\n" * 400
+    done = table99("play", "count99", "--seed", "3", "--tokens", "1", "--opponents", "2", stdin=keys)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert any(line.endswith("wins the game!") or line == "You win the game!" for line in lines)
+    assert lines[-1].startswith("Tokens: ")
+    # One event per line, nothing a screen reader would stumble on.
+    assert "\x1b" not in done.stdout and "\r" not in done.stdout and "\t" not in done.stdout
+    assert all(line.strip() == line and line for line in lines)
+
+
+def test_count_hand_and_tokens_on_demand_without_repeating_the_prompt() -> None:
+    done = table99("play", "count99", "--seed", "1", stdin="c\nh\nt\n?\nz\nq\n")
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0
+    start = lines.index("Your turn. Count 0.")
+    hand = lines[start + 1]
+    assert hand.startswith("Your hand: 1: ")
+    assert lines[start + 2 : start + 5] == [
+        "Count 0, clockwise.", hand, "Tokens: you 9, Computer 1 9, Computer 2 9."
+    ]
+    assert "Unknown key z. Type ? for help." in lines and lines[-1] == "Goodbye."
+    assert lines.count("Your turn. Count 0.") == 1
+
+
+def test_manual_draw_with_d_and_space() -> None:
+    done = table99("play", "count99", "--seed", "1", "--manual-draw", "--variant", "rs-games",
+                   stdin="1\nd\n2\n \nh\nq\n")
+    out = done.stdout
+    assert "You draw cards yourself with D." in out
+    assert "Press D to draw, or Enter to let the others play." in out
+    draws = [line for line in out.splitlines() if line.startswith("You draw ") and "yourself" not in line]
+    assert len(draws) == 2, out
+
+
+def test_automatic_draw_says_so_when_d_is_pressed() -> None:
+    done = table99("play", "count99", "--seed", "1", stdin="d\nq\n")
+    assert "Cards are drawn for you automatically." in done.stdout
+
+
+def test_german() -> None:
+    done = table99("play", "count99", "--seed", "1", "--language", "de", stdin="c\nq\n")
+    assert "Du bist dran. Stand 0." in done.stdout and "Auf Wiedersehen." in done.stdout
+
+
+def test_bad_setup_exits_2_with_the_reason() -> None:
+    done = table99("play", "count99", "--tokens", "0", stdin="")
+    assert done.returncode == 2 and "tokens must be 1 to 50" in done.stderr
+    done = table99("play", "count99", "--hand-size", "13", "--opponents", "7", stdin="")
+    assert done.returncode == 2 and "52-card deck" in done.stderr
+
+
+RECORD = {
+    "format": "table99/count99", "version": 1, "variant": "quentin-c", "players": ["Ann", "Ben", "Cat"],
+    "tokens": 9, "hand_size": 3,
+    "rounds": [{"first": "Ann", "plays": [
+        {"by": "Ann", "card": "A", "as": 11},
+        {"by": "Ben", "card": "10", "as": -10},
+        {"by": "Cat", "card": "J"},
+    ]}],
+}
+
+
+def test_replay_json_and_text(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(RECORD))
+    done = table99("replay", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert [(s["count"], s["turn"], s["direction"]) for s in result["steps"]] == [
+        (11, "Ben", "clockwise"), (1, "Cat", "clockwise"), (11, "Ben", "clockwise")
+    ]
+    assert result["final"]["winner"] is None and result["final"]["out"] == []
+    text = table99("replay", str(path))
+    assert text.returncode == 0 and "Cat plays Jack: count 11." in text.stdout
+
+
+def test_replay_of_an_invalid_record_exits_2_naming_round_and_play(tmp_path: Path) -> None:
+    bad = json.loads(json.dumps(RECORD))
+    bad["rounds"][0]["plays"][2]["by"] = "Ann"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    done = table99("replay", str(path), "--json")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "round 1, play 3: it is Cat's turn, not Ann's" in done.stderr
