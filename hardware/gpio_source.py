@@ -180,6 +180,7 @@ class GpioBoardSource(BoardSource):
         self._rate_window: list[float] = []
         self.scan_rate = 0.0
         self.scan_cost = 0.0  # seconds the last scan took (reading + judging)
+        self.mock_board: Any = None  # the simulated board when running on mock pins (hardware.gpio_setup)
 
     # -- lifecycle ------------------------------------------------------------------------
     def open(self) -> bool:

@@ -1,0 +1,145 @@
+"""``[board.gpio]``: hall sensors on the Pi's GPIO (a 74HC165 chain or a diode matrix).
+
+Every key has a default that matches the wiring diagrams in docs/hardware.md, so an empty
+``[board.gpio]`` table reads a 13-chip chain on GPIO 17/27/22. ``mock = true`` runs the same
+driver on gpiozero's mock pins with a simulated board, for trying the app on a desktop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from app import paths
+from app.config import Config, ConfigError, Key, check_table, in_range, one_of
+from hardware.gpio_setup import MATRIX, SHIFT_REGISTER, ChainWiring, MatrixWiring, MockBoard, Wiring, opener
+from hardware.gpio_source import GpioBoardSource
+from hardware.scan import ScanSettings
+from hardware.wiring import WiringMap, WiringMapError
+
+WIRING_FILE = "gpio-wiring.json"
+
+
+def _pin(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return f"expected a pin number (BCM) or name like \"GPIO17\", got {value!r}"
+    if isinstance(value, int):
+        return None if 0 <= value <= 27 else f"must be a BCM GPIO number 0..27, got {value}"
+    return None if value.strip() else "must name a pin, e.g. \"GPIO17\" or \"BOARD11\""
+
+
+def _pins(count_low: int) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if len(value) < count_low:
+            return f"needs at least {count_low} pins, got {len(value)}"
+        for i, pin in enumerate(value):
+            problem = _pin(pin) if isinstance(pin, (int, str)) else "not a pin"
+            if problem is not None:
+                return f"item {i + 1}: {problem}"
+        if len(set(value)) != len(value):
+            return "names the same pin twice"
+        return None
+
+    return check
+
+
+def _inputs(value: Any) -> str | None:
+    if not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in value):
+        return "must be a list of input numbers (0 and up)"
+    return None
+
+
+SPEC: dict[str, Key] = {
+    "wiring": Key(str, SHIFT_REGISTER, one_of(SHIFT_REGISTER, MATRIX)),
+    # the 74HC165 chain
+    "latch_pin": Key((int, str), 17, _pin),
+    "clock_pin": Key((int, str), 27, _pin),
+    "data_pin": Key((int, str), 22, _pin),
+    "chips": Key(int, 13, in_range(13, 32)),
+    "sensor_active_high": Key(bool, False),
+    "sentinel_bits": Key(int, 8, in_range(0, 64)),
+    "tied_low": Key(list, [102], _inputs),
+    "tied_high": Key(list, [103], _inputs),
+    # the diode matrix
+    "row_pins": Key(list, list(MatrixWiring().rows), _pins(1)),
+    "column_pins": Key(list, list(MatrixWiring().columns), _pins(1)),
+    "rows_active_low": Key(bool, True),
+    "settle_us": Key(int, 0, in_range(0, 10_000)),
+    "check_pin": Key((int, str), 10, _pin),
+    "no_check_pin": Key(bool, False),
+    # reading
+    "map_file": Key(str, ""),
+    "scan_hz": Key(float, 200.0, in_range(10.0, 2000.0)),
+    "debounce_scans": Key(int, 3, in_range(1, 50)),
+    "flicker_toggles": Key(int, 16, in_range(2, 1000)),
+    "flicker_seconds": Key(float, 3.0, in_range(0.1, 600.0)),
+    "stuck_seconds": Key(float, 0.0, in_range(0.0, 86_400.0)),
+    "mock": Key(bool, False),
+}
+
+
+def wiring_file(options: Mapping[str, Any]) -> Path:
+    """Where the taught wiring map lives: ``map_file`` or the data directory."""
+    named = options.get("map_file") or ""
+    return Path(named).expanduser() if named else paths.data_dir() / WIRING_FILE
+
+
+def wiring_from(values: Mapping[str, Any], where: str) -> Wiring:
+    if values["wiring"] == SHIFT_REGISTER:
+        inputs = values["chips"] * 8
+        for key in ("tied_low", "tied_high"):
+            bad = [i for i in values[key] if i >= inputs]
+            if bad:
+                raise ConfigError(f"{where} {key}", f"inputs {bad} do not exist on {values['chips']} chips")
+        if set(values["tied_low"]) & set(values["tied_high"]):
+            raise ConfigError(f"{where} tied_high", "an input cannot be tied both low and high")
+        pins = [values["latch_pin"], values["clock_pin"], values["data_pin"]]
+        if len(set(pins)) != 3:
+            raise ConfigError(f"{where} data_pin", "latch, clock and data need three different pins")
+        return ChainWiring(
+            values["latch_pin"], values["clock_pin"], values["data_pin"], chips=values["chips"],
+            active_high=values["sensor_active_high"], sentinel_bits=values["sentinel_bits"],
+            tied_low=tuple(values["tied_low"]), tied_high=tuple(values["tied_high"]),
+        )
+    rows, columns = tuple(values["row_pins"]), tuple(values["column_pins"])
+    check = None if values["no_check_pin"] else values["check_pin"]
+    if len(rows) * len(columns) < 100:
+        raise ConfigError(f"{where} column_pins", f"{len(rows)} rows x {len(columns)} columns < 100 holes")
+    if set(rows) & set(columns) or (check is not None and check in set(rows) | set(columns)):
+        raise ConfigError(f"{where} check_pin", "rows, columns and the check pin must all be different pins")
+    return MatrixWiring(rows, columns, active_low=values["rows_active_low"],
+                        settle_time=values["settle_us"] / 1e6, check=check)
+
+
+def load_wiring_map(path: Path, inputs: int, where: str) -> WiringMap:
+    """The taught map, or the identity map (input h = hole h) when none has been taught yet."""
+    if not path.exists():
+        return WiringMap.identity(inputs)
+    try:
+        wiring = WiringMap.load(path)
+    except WiringMapError as exc:
+        raise ConfigError(f"{where} map_file", str(exc)) from exc
+    if wiring.inputs != inputs:
+        raise ConfigError(f"{where} map_file", (
+            f"{path} was taught for {wiring.inputs} inputs, the board has {inputs}: teach the board again"
+        ))
+    return wiring
+
+
+def make(options: Mapping[str, Any], config: Config) -> GpioBoardSource:
+    where = f"{config.path or 'config.toml'}: [board.gpio]"
+    values = check_table(where, options, SPEC)
+    wiring = wiring_from(values, where)
+    wiring_map = load_wiring_map(wiring_file(values), wiring.inputs, where)
+    settings = ScanSettings(
+        agree=values["debounce_scans"], stable_seconds=config.stable_seconds,
+        flicker_toggles=values["flicker_toggles"], flicker_window=values["flicker_seconds"],
+        stuck_seconds=values["stuck_seconds"],
+    )
+    mock = MockBoard(wiring) if values["mock"] else None
+    source = GpioBoardSource(
+        mock.opener() if mock else opener(wiring), wiring_map, settings, scan_hz=values["scan_hz"]
+    )
+    source.mock_board = mock
+    return source
