@@ -59,9 +59,9 @@ def main(args: argparse.Namespace) -> int:
         print("type 'help' for commands, 'quit' to stop", flush=True)
         for number, line in enumerate(sys.stdin, 1):
             try:
-                command = parse_line(line, f"input line {number}")
-                if command is not None:
-                    say(execute(emulator, command))
+                typed = parse_line(line, f"input line {number}")
+                if typed is not None:
+                    say(execute(emulator, typed))
             except ScriptError as exc:
                 print(exc.reason, flush=True)
             except ValueError as exc:
