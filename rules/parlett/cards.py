@@ -39,12 +39,17 @@ _RANK_BY_NAME = {name: value for value, name in RANK_NAMES.items()} | {"10": 10}
 JOKER_NAMES = ("X", "JK", "JOKER")
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Card:
     """One card; ``suit`` is None only for the joker (rank 0)."""
 
     rank: int
     suit: Suit | None
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Suits in bid order (clubs first), high cards first: how players sort a hand."""
+        return ("CHSD".index(self.suit.value) if self.suit else 4, -self.rank)
 
     @property
     def is_joker(self) -> bool:

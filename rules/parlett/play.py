@@ -81,7 +81,7 @@ class PlayState:
 
     def bid(self, seat: int) -> Bid | None:
         cards = self.bid_cards[seat]
-        if cards is None:
+        if cards is None or len(cards) != 3:  # not laid aside yet (unbidden: until play ends)
             return None
         return bid_from_suits("".join(self.natural(c).suit.value for c in cards  # type: ignore[union-attr]
                                       ), self.variant)

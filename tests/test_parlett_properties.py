@@ -1,0 +1,119 @@
+"""Property tests: any series of valid deals scores within the rules and replays to itself."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules.parlett import DUMMY, VARIANTS, Scoresheet, Table
+from rules.parlett.cards import RANK_NAMES
+from rules.parlett.record import entry_from_json, sheet_from_record, to_record
+from rules.parlett.replay import replay_json
+from rules.parlett.variants import Options
+
+NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+
+
+@st.composite
+def tricks_for(draw, hands: list[str], total: int) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    cuts = sorted(draw(st.lists(st.integers(0, total), min_size=len(hands) - 1, max_size=len(hands) - 1)))
+    bounds = [0, *cuts, total]
+    return {h: bounds[i + 1] - bounds[i] for i, h in enumerate(hands)}
+
+
+@st.composite
+def deal_json(draw, variant_name: str, hands: list[str], players: list[str]) -> dict:  # type: ignore[no-untyped-def, type-arg]
+    variant = VARIANTS[variant_name]
+    bid = st.one_of(st.integers(0, variant.max_bid), st.text("CHSD", min_size=3, max_size=3))
+    deal: dict = {"bids": {h: draw(bid) for h in hands}}  # type: ignore[type-arg]
+    kinds = ["declare", "reveal"] if variant.can_reveal else ["declare"]
+    if variant.many_declare:
+        chosen = draw(st.lists(st.sampled_from(players), unique=True, max_size=len(players)))
+        premium = {p: "declare" for p in chosen}
+    else:
+        holder = draw(st.one_of(st.none(), st.sampled_from(players)))
+        premium = {} if holder is None else {holder: draw(st.sampled_from(kinds))}
+    if premium:
+        deal["premium"] = premium
+    deal["tricks"] = draw(tricks_for(hands, variant.tricks))
+    if variant_name == "original":
+        rank = draw(st.sampled_from(["6", "7", "8", "9", "T", "J", "Q", "K", "A", "X"]))
+        deal["turn_up"] = "X" if rank == "X" else rank + draw(st.sampled_from("CHSD"))
+    return deal
+
+
+@st.composite
+def records(draw) -> dict:  # type: ignore[no-untyped-def, type-arg]
+    name = draw(st.sampled_from(list(VARIANTS)))
+    variant = VARIANTS[name]
+    players = NAMES[: variant.players]
+    hands = players + ([DUMMY] if variant.has_dummy else [])
+    options = {}
+    if name != "original" and draw(st.booleans()):
+        options["new_game_trump"] = "continue"
+    deals = draw(st.lists(deal_json(name, hands, players), max_size=14))
+    return {"format": "table99/parlett", "version": 1, "variant": name, "options": options,
+            "players": players, "dealer": draw(st.sampled_from(players)), "deals": deals}
+
+
+def playable(record: dict) -> dict:  # type: ignore[type-arg]
+    """The record cut where its rubber ends (deals after that are rightly refused)."""
+    sheet = sheet_from_record(record | {"deals": []})
+    kept = []
+    for raw in record["deals"]:
+        if sheet.over:
+            break
+        sheet = sheet.add(entry_from_json(raw, sheet.table))
+        kept.append(raw)
+    return record | {"deals": kept}
+
+
+@given(records())
+def test_replay_of_a_random_series_of_deals_equals_the_series(record: dict) -> None:  # type: ignore[type-arg]
+    record = playable(record)
+    sheet = sheet_from_record(record)
+    assert len(sheet.deals) == len(record["deals"])
+    written = json.loads(json.dumps(to_record(sheet.table, [d.entry for d in sheet.deals])))
+    again = sheet_from_record(written)
+    assert replay_json(written) == replay_json(record)
+    assert [d.score for d in again.deals] == [d.score for d in sheet.deals]
+    for raw, result in zip(record["deals"], sheet.deals, strict=True):
+        assert dict(result.entry.tricks) == raw["tricks"]
+
+
+@given(records())
+def test_every_deal_hands_out_exactly_the_tricks_played_and_totals_add_up(record: dict) -> None:  # type: ignore[type-arg]
+    sheet = sheet_from_record(playable(record))
+    variant = sheet.table.variant
+    running = dict.fromkeys(sheet.table.hands, 0)
+    for d in sheet.deals:
+        assert sum(d.score.trick_points.values()) == variant.tricks
+        if variant.players == 3 and not variant.has_dummy:
+            assert max(d.score.total.values()) <= 99
+        for h, v in d.score.total.items():
+            running[h] += v
+    games_final = sum(sum(g.final.values()) for g in sheet.games)
+    games_play = sum(sum(g.totals.values()) for g in sheet.games)
+    assert sum(sheet.rubber_totals.values()) == sum(running.values()) + games_final - games_play
+
+
+@given(st.lists(st.tuples(tricks_for(["Ann", "Ben", "Cat"], 9), st.integers(0, 9), st.integers(0, 9),
+                          st.integers(0, 9), st.sampled_from([None, "declare", "reveal"])), max_size=5))
+def test_three_players_never_score_more_than_99_in_a_deal(deals) -> None:  # type: ignore[no-untyped-def]
+    table = Table(VARIANTS["three"], Options(), ("Ann", "Ben", "Cat"), 0)
+    sheet = Scoresheet.start(table)
+    for tricks, a, b, c, kind in deals:
+        raw = {"bids": {"Ann": a, "Ben": b, "Cat": c}, "tricks": tricks}
+        if kind:
+            raw["premium"] = {"Ann": kind}
+        if sheet.over:
+            break
+        sheet = sheet.add(entry_from_json(raw, table))
+        assert all(v <= 99 for v in sheet.deals[-1].score.total.values())
+
+
+def test_rank_names_cover_every_pack() -> None:
+    for variant in VARIANTS.values():
+        assert all(c.is_joker or c.rank in RANK_NAMES for c in variant.pack)
