@@ -1,0 +1,176 @@
+"""``table99 config [FILE]``: check a config file and say in plain words what it means.
+
+Without FILE it checks the file the app would read (``$TABLE99_CONFIG``, else
+``/etc/table99/config.toml`` when it exists). A file that is fine prints what every setting means,
+defaults marked, and exits 0. A file the app could not use prints the one-line error from
+:mod:`app.config` (which file, which key, what is wrong, "did you mean") on stderr and exits 2: the
+app itself would then run on the simulated board and show the same message on screen.
+
+The systemd unit runs this before the app (``ExecStartPre``), so a typo is also in the journal in
+plain words. When stderr is the journal, error lines carry the ``<3>`` prefix systemd reads as
+priority "err", so ``journalctl -p err`` finds them.
+
+The board sources validate their own ``[board.<source>]`` tables with the ``SPEC`` of their factory
+module (``app.source_factories.<source>``); this command applies the same SPEC so that a typo in a
+source's table is caught here too, not only when that source starts. Output is English only: it is a
+terminal and journal tool for whoever installs the Pi, like the other admin commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from app.config import (
+    SOURCES,
+    SYSTEM_CONFIG,
+    Config,
+    ConfigError,
+    Key,
+    check_table,
+    default_config_path,
+    load_config,
+)
+
+LANGUAGE_NAMES = {"en": "English", "de": "German (Deutsch)"}
+SOURCE_MEANINGS = {
+    "simulated": "the board on the screen (tap the holes); no sensors",
+    "scripted": "a recorded sequence of board readings played back (demos and tests)",
+    "gpio": "hall sensors wired to the Raspberry Pi's GPIO pins",
+    "serial": "a microcontroller (Pico) reading the sensors, over a serial port",
+    "camera": "a camera looking down at the board",
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file", nargs="?", type=Path,
+        help=f"the config file (default: $TABLE99_CONFIG, else {SYSTEM_CONFIG} when it exists)",
+    )
+
+
+def source_spec(source: str) -> Mapping[str, Key] | None:
+    """The option SPEC of a source's factory module, or None when it has none (or cannot load)."""
+    try:
+        module = importlib.import_module(f"app.source_factories.{source}")
+    except ImportError:
+        return None
+    spec = getattr(module, "SPEC", None)
+    return spec if isinstance(spec, Mapping) else None
+
+
+def check_sources(config: Config, where: str) -> dict[str, dict[str, Any]]:
+    """Every ``[board.<source>]`` table checked against its factory's SPEC (raises ConfigError)."""
+    checked: dict[str, dict[str, Any]] = {}
+    for source in SOURCES:
+        spec = source_spec(source)
+        options = config.options_for(source)
+        if spec is None:
+            checked[source] = dict(options)
+        else:
+            checked[source] = check_table(f"{where}: [board.{source}]", options, spec)
+    return checked
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
+
+
+def _default_mark(given: Mapping[str, Any], key: str) -> str:
+    return "" if key in given else "  (default)"
+
+
+def describe(config: Config, raw: Mapping[str, Any], sources: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """What the settings mean, one line each; ``raw`` is the file's own tables, to mark defaults."""
+    app_raw = raw.get("app", {})
+    board_raw = raw.get("board", {})
+    lines = [
+        f"language:      {LANGUAGE_NAMES.get(config.language, config.language)}"
+        + _default_mark(app_raw, "language"),
+        f"sound:         {'spoken announcements (espeak-ng)' if config.sound else 'off'}"
+        + _default_mark(app_raw, "sound"),
+        f"full screen:   {'yes' if config.fullscreen else 'no (unless started with --fullscreen)'}"
+        + _default_mark(app_raw, "fullscreen"),
+    ]
+    if config.data_dir:
+        lines.append(f"games kept in: {config.data_dir}")
+    else:
+        fallback = os.environ.get("TABLE99_DATA_DIR") or "$XDG_DATA_HOME/table99 (~/.local/share/table99)"
+        lines.append(f"games kept in: {fallback}  (default)")
+    lines.append(
+        f"board source:  {config.board_source}: {SOURCE_MEANINGS.get(config.board_source, '')}"
+        + _default_mark(board_raw, "source")
+    )
+    lines.append(
+        f"stable after:  {config.stable_seconds:g} s without a change"
+        + _default_mark(board_raw, "stable_seconds")
+    )
+    chosen = sources.get(config.board_source, {})
+    given = config.options_for(config.board_source)
+    if chosen:
+        lines.append(f"[board.{config.board_source}]:")
+        lines.extend(f"  {key} = {_value(value)}{_default_mark(given, key)}" for key, value in chosen.items())
+        if source_spec(config.board_source) is None:
+            lines.append("  (these options are checked when the source starts)")
+    unused = [name for name in SOURCES if name != config.board_source and config.options_for(name)]
+    if unused:
+        lines.append("also configured, not used now: " + ", ".join(f"[board.{name}]" for name in unused))
+    if config.outputs:
+        lines.append("[outputs]:")
+        lines.extend(f"  {key} = {_value(value)}" for key, value in config.outputs.items())
+    else:
+        lines.append("outputs:       none (no LEDs or buzzer)")
+    return lines
+
+
+def _stderr_is_journal() -> bool:
+    """True when systemd connected stderr to the journal ($JOURNAL_STREAM names its device:inode)."""
+    stream = os.environ.get("JOURNAL_STREAM", "")
+    try:
+        device, inode = (int(part) for part in stream.split(":"))
+        info = os.fstat(sys.stderr.fileno())
+    except (ValueError, OSError):
+        return False
+    return (info.st_dev, info.st_ino) == (device, inode)
+
+
+def report_error(message: str, consequence: str) -> None:
+    prefix = "<3>" if _stderr_is_journal() else ""
+    print(f"{prefix}table99 config: {message}", file=sys.stderr)
+    print(f"{prefix}table99 config: {consequence}", file=sys.stderr)
+
+
+def main(args: argparse.Namespace) -> int:
+    path: Path | None = args.file or default_config_path()
+    if path is None:
+        config = Config()
+        print(f"No config file ($TABLE99_CONFIG is not set and {SYSTEM_CONFIG} does not exist):")
+        print("every setting is at its default.")
+        for line in describe(config, {}, check_sources(config, "defaults")):
+            print(f"  {line}")
+        return 0
+    try:
+        config = load_config(path)
+    except ConfigError as exc:
+        report_error(str(exc), "the app shows this message and runs on the simulated board until it is fixed")
+        return 2
+    try:
+        sources = check_sources(config, str(path))
+    except ConfigError as exc:
+        report_error(str(exc), "the app shows this message when it starts that board")
+        return 2
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    print(f"{path} is fine. It means:")
+    for line in describe(config, raw, sources):
+        print(f"  {line}")
+    return 0

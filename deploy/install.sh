@@ -1,0 +1,483 @@
+#!/usr/bin/env bash
+# Turns Raspberry Pi OS (Bookworm) into a Table99 appliance: the app comes up full screen at power-on,
+# comes back when it crashes, and logs to the journal. Run it from a checkout of Table99:
+#
+#   sudo deploy/install.sh                    install or update (safe to run again: changes nothing then)
+#   sudo deploy/install.sh --rotation 180     ... for a screen mounted upside down
+#   sudo deploy/install.sh --uninstall        remove it all (games are kept unless --purge)
+#   deploy/install.sh --root /tmp/scratch     rehearse into a scratch directory (see below)
+#
+# Scratch-root mode (--root DIR): every file goes under DIR and nothing on this machine changes.
+# Commands that would change the system (apt-get, useradd, systemctl start, udevadm, chown...) are
+# skipped and logged, unless $TABLE99_STUBS names a directory holding an executable of that name,
+# which then runs instead (the tests use this). Enabling the unit is done with "systemctl --root",
+# which only writes symlinks under DIR.
+set -euo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DEPLOY="$SRC/deploy"
+ROOT=/
+ACTION=install
+PURGE=0
+SERVICE_USER=table99
+MODE=auto
+DESKTOP_USER=""
+ROTATION=""
+USE_APT=1
+STUBS=${TABLE99_STUBS:-}
+# What goes into the Python package (pyproject.toml's packages, plus what it reads to build).
+PACKAGE_PARTS=(pyproject.toml README.md rules hardware firmware_bridge vision app deploy)
+GROUPS_WANTED=(gpio dialout video render input)
+APT_PACKAGES=(
+  python3 python3-venv python3-numpy python3-lgpio python3-serial
+  python3-picamera2
+  libgl1 libegl1 libgles2 libgbm1 libdrm2 libgl1-mesa-dri libmtdev1 libudev1 libasound2
+  espeak-ng
+)
+
+usage() {
+  cat <<'EOF'
+Usage: deploy/install.sh [options]
+  --uninstall          remove Table99 (program, service, config, udev rule, service user)
+  --purge              with --uninstall: also delete the games in /var/lib/table99
+  --mode MODE          console (KMS/DRM on tty1), desktop (autostart in the desktop session) or
+                       auto (desktop when a display manager is enabled; the default)
+  --desktop-user NAME  desktop mode: whose session starts Table99 (default: the autologin user)
+  --rotation DEGREES   0, 90, 180 or 270: turn the picture (and the touches) for the screen's mounting
+  --user NAME          the service user (default: table99)
+  --no-apt             do not install system packages (offline re-install)
+  --root DIR           scratch root: install under DIR, change nothing else (for rehearsals and tests)
+  -h, --help           this help
+EOF
+}
+
+die() { printf 'install.sh: error: %s\n' "$*" >&2; exit 1; }
+log() { printf 'install.sh: %s\n' "$*"; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --uninstall) ACTION=uninstall ;;
+    --purge) PURGE=1 ;;
+    --mode) [ $# -ge 2 ] || die "--mode needs a value"; MODE=$2; shift ;;
+    --desktop-user) [ $# -ge 2 ] || die "--desktop-user needs a name"; DESKTOP_USER=$2; shift ;;
+    --rotation) [ $# -ge 2 ] || die "--rotation needs a value"; ROTATION=$2; shift ;;
+    --user) [ $# -ge 2 ] || die "--user needs a name"; SERVICE_USER=$2; shift ;;
+    --no-apt) USE_APT=0 ;;
+    --root) [ $# -ge 2 ] || die "--root needs a directory"; ROOT=$2; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; die "unknown option: $1" ;;
+  esac
+  shift
+done
+
+case "$MODE" in auto|console|desktop) ;; *) die "--mode must be auto, console or desktop, not '$MODE'" ;; esac
+case "$ROTATION" in ""|0|90|180|270) ;; *) die "--rotation must be 0, 90, 180 or 270, not '$ROTATION'" ;; esac
+[ "$PURGE" = 0 ] || [ "$ACTION" = uninstall ] || die "--purge only goes with --uninstall"
+
+if [ "$ROOT" = / ]; then
+  SCRATCH=0
+  R=""
+  [ "$(id -u)" = 0 ] || die "run it as root: sudo $0 $*"
+else
+  [ -d "$ROOT" ] || die "--root $ROOT: no such directory"
+  SCRATCH=1
+  R=$(cd "$ROOT" && pwd)
+  log "scratch root $R: nothing outside it changes"
+fi
+
+# Where things land (without the scratch prefix: these are the paths on the Pi).
+UNIT=/etc/systemd/system/table99.service
+DROPIN_DIR=/etc/systemd/system/table99.service.d
+ROTATION_DROPIN=$DROPIN_DIR/rotation.conf
+UDEV_RULE=/etc/udev/rules.d/99-table99-board.rules
+CONFIG_DIR=/etc/table99
+APP_DIR=/opt/table99
+VENV=$APP_DIR/venv
+STATE=$APP_DIR/install-state
+DATA_DIR=/var/lib/table99
+AUTOSTART=/etc/xdg/autostart/table99.desktop
+DESKTOP_LAUNCHER=$APP_DIR/bin/table99-desktop
+
+# --- running commands -------------------------------------------------------------------------
+
+# A command that changes the system: skipped (or stubbed) in a scratch root.
+sys() {
+  local name=$1
+  shift
+  if [ "$SCRATCH" = 1 ]; then
+    if [ -n "$STUBS" ] && [ -x "$STUBS/$name" ]; then
+      "$STUBS/$name" "$@"
+      return
+    fi
+    log "scratch root: skipped: $name $*"
+    return 0
+  fi
+  "$name" "$@"
+}
+
+# A question to the system; in a scratch root without a stub the answer is "no" (status 1).
+ask() {
+  local name=$1
+  shift
+  if [ "$SCRATCH" = 1 ]; then
+    if [ -n "$STUBS" ] && [ -x "$STUBS/$name" ]; then
+      "$STUBS/$name" "$@"
+      return
+    fi
+    return 1
+  fi
+  "$name" "$@"
+}
+
+# systemctl for unit files: offline with --root in a scratch root (it only writes symlinks there).
+unit_files() {
+  if [ "$SCRATCH" = 1 ]; then
+    command -v systemctl >/dev/null 2>&1 || { log "scratch root: no systemctl here; skipped: $*"; return 0; }
+    systemctl --root="$R" --quiet "$@"
+  else
+    systemctl --quiet "$@"
+  fi
+}
+
+unit_enabled() {
+  if [ "$SCRATCH" = 1 ]; then
+    [ -L "$R/etc/systemd/system/multi-user.target.wants/table99.service" ]
+  else
+    systemctl --quiet is-enabled table99.service 2>/dev/null
+  fi
+}
+
+# --- files ------------------------------------------------------------------------------------
+
+CHANGED=0  # how many things this run changed
+LAST=0     # whether the last put_file changed anything
+
+# put_file SOURCE DEST MODE: copy only when content or mode differ, so a second run touches nothing.
+put_file() {
+  local src=$1 dest=$R$2 mode=$3
+  LAST=0
+  if [ -f "$dest" ] && cmp -s "$src" "$dest" && [ "$(stat -c %a "$dest")" = "${mode#0}" ]; then
+    return 0
+  fi
+  mkdir -p "$(dirname "$dest")"
+  install -m "$mode" "$src" "$dest"
+  LAST=1
+  CHANGED=$((CHANGED + 1))
+  log "wrote $2"
+}
+
+# put_text DEST MODE < text
+put_text() {
+  local tmp
+  tmp=$(mktemp)
+  cat >"$tmp"
+  put_file "$tmp" "$1" "$2"
+  rm -f "$tmp"
+}
+
+put_dir() {
+  local dest=$R$1 mode=$2
+  if [ ! -d "$dest" ]; then
+    mkdir -p "$dest"
+    CHANGED=$((CHANGED + 1))
+    log "made $1"
+  fi
+  if [ "$(stat -c %a "$dest")" != "${mode#0}" ]; then
+    chmod "$mode" "$dest"
+    CHANGED=$((CHANGED + 1))
+  fi
+}
+
+remove() {
+  local path
+  for path in "$@"; do
+    if [ -e "$R$path" ] || [ -L "$R$path" ]; then
+      rm -rf "${R:?}$path"
+      CHANGED=$((CHANGED + 1))
+      log "removed $path"
+    fi
+  done
+}
+
+# --- what an earlier run did (so --uninstall undoes exactly that) -----------------------------
+
+STATE_CREATED_USER=""
+STATE_GROUPS=""
+STATE_DESKTOP_USER=""
+read_state() {
+  [ -f "$R$STATE" ] || return 0
+  local key value
+  while IFS='=' read -r key value; do
+    case "$key" in
+      created_user) STATE_CREATED_USER=$value ;;
+      groups_added) STATE_GROUPS=$value ;;
+      desktop_user) STATE_DESKTOP_USER=$value ;;
+    esac
+  done <"$R$STATE"
+}
+
+in_list() {  # in_list WORD "space separated list"
+  case " $2 " in *" $1 "*) return 0 ;; *) return 1 ;; esac
+}
+
+# --- install ----------------------------------------------------------------------------------
+
+install_packages() {
+  [ "$USE_APT" = 1 ] || { log "--no-apt: not checking system packages"; return 0; }
+  local missing=() pkg status
+  for pkg in "${APT_PACKAGES[@]}"; do
+    # shellcheck disable=SC2016  # the ${...} is dpkg-query's format, not the shell's
+    status=$(ask dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+    [ "$status" = installed ] || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -gt 0 ] || return 0
+  log "installing system packages: ${missing[*]}"
+  sys apt-get update
+  DEBIAN_FRONTEND=noninteractive sys apt-get install -y --no-install-recommends "${missing[@]}"
+  CHANGED=$((CHANGED + 1))
+}
+
+choose_mode() {
+  [ "$MODE" = auto ] || return 0
+  local dm="$R/etc/systemd/system/display-manager.service"
+  if [ -e "$dm" ] || [ -L "$dm" ]; then MODE=desktop; else MODE=console; fi
+  log "mode: $MODE (a display manager is $([ "$MODE" = desktop ] && echo enabled || echo absent))"
+}
+
+find_desktop_user() {
+  [ "$MODE" = desktop ] || return 0
+  if [ -z "$DESKTOP_USER" ] && [ -f "$R/etc/lightdm/lightdm.conf" ]; then
+    DESKTOP_USER=$(sed -n 's/^[[:space:]]*autologin-user[[:space:]]*=[[:space:]]*//p' "$R/etc/lightdm/lightdm.conf" | tail -n 1)
+  fi
+  [ -n "$DESKTOP_USER" ] || DESKTOP_USER=${SUDO_USER:-}
+  [ -n "$DESKTOP_USER" ] || die "desktop mode: say whose session starts Table99 with --desktop-user NAME"
+  ask getent passwd "$DESKTOP_USER" >/dev/null || [ "$SCRATCH" = 1 ] \
+    || die "desktop mode: no user '$DESKTOP_USER'"
+}
+
+setup_user() {
+  if ask getent passwd "$SERVICE_USER" >/dev/null; then
+    :
+  else
+    sys useradd --system --user-group --home-dir "$DATA_DIR" --no-create-home \
+      --shell /usr/sbin/nologin --comment "Table99 appliance" "$SERVICE_USER"
+    STATE_CREATED_USER=$SERVICE_USER
+    CHANGED=$((CHANGED + 1))
+    log "created the service user $SERVICE_USER"
+  fi
+  local group member_of
+  member_of=" $(ask id -nG "$SERVICE_USER" 2>/dev/null || true) "
+  for group in "${GROUPS_WANTED[@]}"; do
+    if ! ask getent group "$group" >/dev/null; then
+      log "warning: there is no group '$group' here (not Raspberry Pi OS?); $SERVICE_USER is not added to it"
+      continue
+    fi
+    in_list "$group" "$member_of" && continue
+    sys usermod -a -G "$group" "$SERVICE_USER"
+    in_list "$group" "$STATE_GROUPS" || STATE_GROUPS="${STATE_GROUPS:+$STATE_GROUPS }$group"
+    CHANGED=$((CHANGED + 1))
+    log "added $SERVICE_USER to the group $group"
+  done
+  if [ "$MODE" = desktop ]; then
+    member_of=" $(ask id -nG "$DESKTOP_USER" 2>/dev/null || true) "
+    if ! in_list "$SERVICE_USER" "$member_of"; then
+      sys usermod -a -G "$SERVICE_USER" "$DESKTOP_USER"
+      CHANGED=$((CHANGED + 1))
+      log "added $DESKTOP_USER to the group $SERVICE_USER (shares the games in $DATA_DIR)"
+    fi
+    STATE_DESKTOP_USER=$DESKTOP_USER
+  fi
+}
+
+install_config() {
+  put_dir "$CONFIG_DIR" 0755
+  put_file "$DEPLOY/config.toml" "$CONFIG_DIR/config.toml.example" 0644
+  # The real config is the owner's: written once, never overwritten by an update.
+  if [ ! -e "$R$CONFIG_DIR/config.toml" ]; then
+    put_file "$DEPLOY/config.toml" "$CONFIG_DIR/config.toml" 0644
+  fi
+  if [ ! -d "$R$DATA_DIR" ]; then
+    put_dir "$DATA_DIR" 2770
+    sys chown "$SERVICE_USER:$SERVICE_USER" "$R$DATA_DIR"
+  fi
+}
+
+install_udev_rule() {
+  local rule="$DEPLOY/udev/99-table99-board.rules"
+  if [ ! -f "$rule" ]; then
+    log "warning: $rule is missing; the serial board keeps its /dev/ttyACM* name"
+    return 0
+  fi
+  put_file "$rule" "$UDEV_RULE" 0644
+  if [ "$LAST" = 1 ]; then
+    sys udevadm control --reload-rules
+    sys udevadm trigger --subsystem-match=tty
+  fi
+}
+
+install_python() {
+  put_dir "$APP_DIR" 0755
+  put_file "$DEPLOY/README.md" "$APP_DIR/README.md" 0644
+  if [ ! -x "$R$VENV/bin/python" ]; then
+    sys python3 -m venv --system-site-packages "$R$VENV"
+    CHANGED=$((CHANGED + 1))
+    log "made the virtual environment $VENV (it sees apt's picamera2 and numpy)"
+  fi
+  local numpy
+  numpy=$(ask python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)
+  {
+    cat "$DEPLOY/constraints.txt"
+    if [ -n "$numpy" ]; then
+      echo "# from apt (python3-numpy): never upgrade it, picamera2's simplejpeg was built for it"
+      echo "numpy==$numpy"
+    fi
+  } | put_text "$APP_DIR/constraints.txt" 0644
+  [ -n "$numpy" ] || log "warning: the system python has no numpy; pip may pick one for the venv"
+
+  if [ ! -x "$R$VENV/bin/python" ]; then
+    log "scratch root: no venv, so Table99 itself is not installed"
+    return 0
+  fi
+  # Reinstall only when the source or the pins changed: hash everything that goes into the package.
+  local stamp
+  stamp=$(cd "$SRC" && {
+      find "${PACKAGE_PARTS[@]}" -type f \
+        ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 2>/dev/null | LC_ALL=C sort -z \
+        | xargs -0 sha256sum
+      sha256sum <"$R$APP_DIR/constraints.txt"
+    } | sha256sum | cut -d' ' -f1)
+  if [ -f "$R$VENV/.table99-installed" ] && [ "$(cat "$R$VENV/.table99-installed")" = "$stamp" ]; then
+    return 0
+  fi
+  log "installing Table99 and its pinned dependencies into $VENV"
+  local build
+  build=$(mktemp -d)
+  # Build from a copy: pip would leave root-owned build/ and *.egg-info in the owner's checkout.
+  tar -C "$SRC" --exclude=__pycache__ --exclude='*.pyc' -cf - "${PACKAGE_PARTS[@]}" | tar -C "$build" -xf -
+  "$R$VENV/bin/python" -m pip install --quiet --constraint "$R$APP_DIR/constraints.txt" \
+    "${build}[gpio,serial,vision]"
+  # Same version number, new code: pip would call it "already satisfied" without --force-reinstall.
+  "$R$VENV/bin/python" -m pip install --quiet --no-deps --force-reinstall "$build"
+  rm -rf "$build"
+  echo "$stamp" | put_text "$VENV/.table99-installed" 0644
+}
+
+install_service() {
+  put_file "$DEPLOY/table99.service" "$UNIT" 0644
+  local unit_changed=$LAST
+  if [ -n "$ROTATION" ] && [ "$ROTATION" != 0 ]; then
+    put_text "$ROTATION_DROPIN" 0644 <<EOF
+# Written by deploy/install.sh --rotation $ROTATION: turns the picture and the touches together.
+[Service]
+Environment=KCFG_GRAPHICS_ROTATION=$ROTATION
+EOF
+    [ "$LAST" = 0 ] || unit_changed=1
+  elif [ "$ROTATION" = 0 ] && [ -e "$R$ROTATION_DROPIN" ]; then
+    remove "$ROTATION_DROPIN"
+    rmdir "$R$DROPIN_DIR" 2>/dev/null || true
+    unit_changed=1
+  fi
+  [ "$unit_changed" = 0 ] || sys systemctl daemon-reload
+
+  if [ "$MODE" = console ]; then
+    remove "$AUTOSTART" "$DESKTOP_LAUNCHER"
+    rmdir "$R$APP_DIR/bin" 2>/dev/null || true
+    if ! unit_enabled; then
+      unit_files enable table99.service
+      CHANGED=$((CHANGED + 1))
+      log "enabled table99.service: it starts at power-on"
+    fi
+  else
+    if unit_enabled; then
+      unit_files disable table99.service
+      CHANGED=$((CHANGED + 1))
+    fi
+    put_file "$DEPLOY/table99-desktop" "$DESKTOP_LAUNCHER" 0755
+    put_file "$DEPLOY/table99.desktop" "$AUTOSTART" 0644
+  fi
+}
+
+write_state() {
+  put_text "$STATE" 0644 <<EOF
+# What deploy/install.sh did, so that --uninstall undoes exactly that.
+created_user=$STATE_CREATED_USER
+groups_added=$STATE_GROUPS
+desktop_user=$STATE_DESKTOP_USER
+service_user=$SERVICE_USER
+mode=$MODE
+EOF
+}
+
+restart_if_running() {
+  [ "$SCRATCH" = 0 ] || return 0
+  if [ "$MODE" = console ] && systemctl --quiet is-active table99.service; then
+    [ "$CHANGED" = 0 ] || { log "restarting table99.service"; systemctl restart table99.service; }
+  fi
+}
+
+do_install() {
+  read_state
+  choose_mode
+  find_desktop_user
+  install_packages
+  setup_user
+  install_config
+  install_udev_rule
+  install_python
+  install_service
+  write_state
+  restart_if_running
+  if [ "$CHANGED" = 0 ]; then
+    log "nothing to do: Table99 is installed and up to date"
+  else
+    log "done. Check the config with: /opt/table99/venv/bin/table99 config"
+    if [ "$MODE" = console ]; then
+      log "Table99 takes over the screen (tty1) at the next boot, or now with: sudo systemctl start table99"
+    else
+      log "Table99 starts when $DESKTOP_USER's desktop session starts (log out and in, or reboot)"
+    fi
+  fi
+}
+
+# --- uninstall --------------------------------------------------------------------------------
+
+do_uninstall() {
+  read_state
+  if [ "$SCRATCH" = 0 ]; then
+    systemctl --quiet is-active table99.service && systemctl stop table99.service
+  fi
+  if [ -e "$R$UNIT" ]; then
+    unit_enabled && unit_files disable table99.service
+    remove "$UNIT" "$DROPIN_DIR"
+    sys systemctl daemon-reload
+  fi
+  if [ -e "$R$UDEV_RULE" ]; then
+    remove "$UDEV_RULE"
+    sys udevadm control --reload-rules
+  fi
+  remove "$AUTOSTART" "$APP_DIR" "$CONFIG_DIR"
+  if [ -n "$STATE_DESKTOP_USER" ]; then
+    sys gpasswd -d "$STATE_DESKTOP_USER" "$SERVICE_USER" >/dev/null || true
+  fi
+  if [ -n "$STATE_CREATED_USER" ]; then
+    sys userdel "$STATE_CREATED_USER" || log "warning: could not remove the user $STATE_CREATED_USER"
+    log "removed the service user $STATE_CREATED_USER"
+  else
+    local group
+    for group in $STATE_GROUPS; do
+      sys gpasswd -d "$SERVICE_USER" "$group" >/dev/null || true
+    done
+  fi
+  if [ "$PURGE" = 1 ]; then
+    remove "$DATA_DIR"
+  elif [ -d "$R$DATA_DIR" ]; then
+    if rmdir "$R$DATA_DIR" 2>/dev/null; then
+      log "removed $DATA_DIR (it was empty)"
+    else
+      log "kept the games in $DATA_DIR (delete them too with: --uninstall --purge)"
+    fi
+  fi
+  log "Table99 is uninstalled"
+}
+
+if [ "$ACTION" = install ]; then do_install; else do_uninstall; fi
