@@ -134,6 +134,11 @@ def parse_command(text: str, human: str, state: GameState) -> Action | str | Non
     except ValueError:
         return f"! numbers please: {' '.join(rest)}"
     if verb in ("d", "draw") and not numbers:
+        limit = state.setup.hand_limit
+        if state.hand_count(human) >= limit:
+            return f"! you hold {limit} cards: play" + (" or discard" if limit == 5 else "")
+        if state.deck_count == 0:
+            return "! the deck is empty"
         return Draw(human)
     if verb in ("p", "play") and len(numbers) == 2:
         card, square = numbers
