@@ -58,7 +58,8 @@ class Scene:
     jpeg: int = 0  # JPEG quality, 0 = none
     hand: Hand | None = None
     covered_marker: int | None = None  # sticker id half covered by something
-    seed: int = 0
+    seed: int = 0  # the board, table and lamp
+    frame: int = 0  # the sensor noise of one video frame
 
 
 def profile() -> BoardProfile:
@@ -150,7 +151,12 @@ def camera_from_board(scene: Scene) -> np.ndarray:
     centre = np.array([112.5, 112.5])
     half = 190.0
     src = np.array(
-        [[*centre, -half, -half], [*centre, half, -half], [*centre, half, half], [*centre, -half, half]],
+        [
+            centre + np.array([-half, -half]),
+            centre + np.array([half, -half]),
+            centre + np.array([half, half]),
+            centre + np.array([-half, half]),
+        ],
         np.float32,
     )
     s = 0.46 * min(w, h) * scene.scale
@@ -194,11 +200,13 @@ def render(scene: Scene) -> np.ndarray:
     warm = np.array([1 - 0.25 * scene.warmth, 1.0, 1 + 0.2 * scene.warmth], np.float32)
     frame = frame * gain[:, :, None] * warm[None, None, :]
     if scene.glare > 0:
-        gx, gy = w * (0.35 + 0.3 * rng.random()), h * (0.3 + 0.4 * rng.random())
+        lamp = np.random.default_rng([scene.seed, 1])
+        gx, gy = w * (0.35 + 0.3 * lamp.random()), h * (0.3 + 0.4 * lamp.random())
         sigma = 0.12 * min(w, h)
         blob = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sigma**2))
         frame += (scene.glare * 120 * scene.light * blob)[:, :, None]
     if scene.noise > 0:
+        rng = np.random.default_rng([scene.seed, scene.frame])
         frame += rng.normal(0, scene.noise, frame.shape).astype(np.float32)
     out = np.clip(frame, 0, 255).astype(np.uint8)
     if scene.blur > 0:
@@ -215,8 +223,8 @@ def _draw_hand(frame: np.ndarray, scene: Scene, rng: np.random.Generator) -> np.
     cam = camera_from_board(scene)
     hand = scene.hand
     tip = np.array([hand.x, hand.y])
-    wrist = [*tip, 0, 90]
-    elbow = [*wrist, 20, 400]
+    wrist = tip + np.array([0, 90])
+    elbow = wrist + np.array([20, 400])
     shadow = np.zeros(frame.shape[:2], np.float32)
     skin = np.zeros(frame.shape[:2], np.float32)
 
@@ -227,14 +235,19 @@ def _draw_hand(frame: np.ndarray, scene: Scene, rng: np.random.Generator) -> np.
 
     half = hand.width / 2
     palm = [
-        [*wrist, -half, 0],
-        [*tip, -half, 20],
-        [*tip, -half * 0.6, 0],
-        [*tip, half * 0.6, 0],
-        [*tip, half, 20],
-        [*wrist, half, 0],
+        wrist + np.array([-half, 0]),
+        tip + np.array([-half, 20]),
+        tip + np.array([-half * 0.6, 0]),
+        tip + np.array([half * 0.6, 0]),
+        tip + np.array([half, 20]),
+        wrist + np.array([half, 0]),
     ]
-    arm = [[*wrist, -half * 0.8, 0], [*wrist, half * 0.8, 0], [*elbow, half, 0], [*elbow, -half, 0]]
+    arm = [
+        wrist + np.array([-half * 0.8, 0]),
+        wrist + np.array([half * 0.8, 0]),
+        elbow + np.array([half, 0]),
+        elbow + np.array([-half, 0]),
+    ]
     for target, off in ((shadow, 18.0), (skin, 0.0)):
         poly(palm, target, off)
         poly(arm, target, off)
@@ -277,3 +290,50 @@ def truth_letters(scene: Scene) -> list[str]:
 
 def with_pegs(scene: Scene, pegs: dict[int, str]) -> Scene:
     return replace(scene, pegs=dict(pegs))
+
+
+def calibrated_profile(base: Scene | None = None) -> BoardProfile:
+    """Calibrate the default profile as the app does: empty board, then one peg per colour."""
+    from vision.calibration import learn_colour, learn_empty
+    from vision.reader import read_image
+
+    base = base or Scene()
+    prof = profile()
+    first = read_image(render(replace(base, pegs={})), prof)
+    assert first.features is not None and first.samples is not None
+    prof = learn_empty(prof, [(first.features, first.samples)])
+    for i, name in enumerate(PEG_COLOURS_BGR):
+        shot = read_image(render(replace(base, pegs={10 * i + 3 + i: name})), prof)
+        assert shot.features is not None
+        prof, _ = learn_colour(prof, LETTERS[name], name, [shot.features])
+    return prof
+
+
+def hand_sequence(
+    rng: np.random.Generator, still: int = 6, rest: int = 8
+) -> tuple[list[Scene], list[list[str]]]:
+    """Frames of one play: the board still, a hand reaches in, rests, places a peg and leaves.
+
+    Returns the scenes (one per frame) and the true letters per frame; while the hand is over
+    the board the truth is the board under it (the peg counts only once the hand is gone).
+    """
+    before = random_scene(rng, pegs=int(rng.integers(0, 40)))
+    free = [h for h in range(100) if h not in before.pegs]
+    target = int(rng.choice(free))
+    colour = list(PEG_COLOURS_BGR)[int(rng.integers(0, len(PEG_COLOURS_BGR)))]
+    after = replace(before, pegs={**before.pegs, target: colour})
+    r, c = divmod(target, 10)
+    tx, ty = 25.0 * c, 25.0 * r
+    scenes: list[Scene] = [replace(before, frame=i) for i in range(still)]
+    path = [(tx + 60 * (1 - k / 6) * (1 if k % 2 else -1), 320 - (320 - ty) * k / 6) for k in range(1, 7)]
+    for k, (x, y) in enumerate(path):
+        scenes.append(replace(before, hand=Hand(x, y), frame=still + k))
+    for k in range(rest):  # the hand rests on the board, still
+        scenes.append(
+            replace(after if k >= rest // 2 else before, hand=Hand(tx, ty + 10), frame=still + 6 + k)
+        )
+    for k, y in enumerate((ty + 80, ty + 200, 330)):
+        scenes.append(replace(after, hand=Hand(tx + 10, y), frame=still + 6 + rest + k))
+    scenes += [replace(after, frame=still + 9 + rest + i) for i in range(still)]
+    truths = [truth_letters(sc) for sc in scenes]
+    return scenes, truths

@@ -29,10 +29,7 @@ SPREAD_FLOOR = 0.07  # log units: no class is assumed tighter than about 7% per 
 LOG_OFFSET = 4.0  # keeps log() finite for black pixels and damps sensor noise in the dark
 MAX_DISTANCE = 4.5  # in spreads (root mean square over the channels): farther is "unknown"
 MIN_CONFIDENCE = 0.9
-CHROMA_TOLERANCE = 0.35  # a gap whose chroma differs more than this from the board's is foreign
-LUMA_TOLERANCE = 1.1  # a gap this much darker/brighter (log) than the board's median is foreign
-GLARE_PALENESS = 0.6  # a gap keeping less than this share of the board's chroma is glared
-GLARE_MIN_CHROMA = 0.12  # below this the board is too grey to notice glare by paleness
+GAP_CHANGE = 0.2  # log units: a gap changed more than this (beyond the whole board's change) is covered
 
 
 def _log(values: NDArray[np.float32]) -> NDArray[np.float64]:
@@ -69,43 +66,37 @@ def board_chroma(gaps: NDArray[np.float32]) -> tuple[float, float]:
     return (float(c[0]), float(c[1]))
 
 
-def foreign_holes(gaps: NDArray[np.float32], rows: int, cols: int) -> NDArray[np.bool_]:
-    """Holes next to a gap that does not look like the board: something lies over them.
+class GapWatch:
+    """Notices something lying over the board by comparing every gap with how it looked before.
 
-    A gap counts only when a neighbouring gap is foreign too: a hand or an arm covers an area,
-    whereas one gap touched by a fat peg's rim is not a reason to doubt four holes.
+    Gaps show the bare board, so a gap that changes while its neighbours do not means a hand, an
+    arm or a cup over it. The whole board getting darker or warker (a lamp, a cloud) moves every
+    gap alike and is taken out first (the median change over all gaps). The reference follows
+    slow changes of light: a gap that looks normal is blended into it on every still frame, a
+    changed one never is. Single photos have no "before", so only the camera path uses this.
     """
-    import numpy as np
 
-    chroma = gap_chroma(gaps)
-    # The frame's own median, not the calibrated chroma: the lamp's colour may change during a
-    # game, and a hand or a glare covers far fewer than half of the gaps.
-    ref = np.median(chroma, axis=0)
-    luma = _log(gaps).mean(axis=1)
-    odd = (np.abs(chroma - ref).max(axis=1) > CHROMA_TOLERANCE) | (
-        np.abs(luma - np.median(luma)) > LUMA_TOLERANCE
-    )
-    ref_norm = float(np.hypot(*ref))
-    if ref_norm > GLARE_MIN_CHROMA:
-        # glare adds white light: the board looks brighter and paler there, and pegs under it
-        # drift towards the board's colour (towards "empty"), so such holes are not trusted
-        paler = np.hypot(chroma[:, 0], chroma[:, 1]) < GLARE_PALENESS * ref_norm
-        odd |= paler & (luma > np.median(luma))
-    odd_grid = odd.reshape(rows + 1, cols + 1)
-    padded = np.pad(odd_grid, 1)
-    neighbours = (
-        padded[:-2, 1:-1].astype(int)
-        + padded[2:, 1:-1]
-        + padded[1:-1, :-2]
-        + padded[1:-1, 2:]
-        + padded[:-2, :-2]
-        + padded[:-2, 2:]
-        + padded[2:, :-2]
-        + padded[2:, 2:]
-    )
-    foreign = odd_grid & (neighbours >= 1)
-    holes = foreign[:-1, :-1] | foreign[:-1, 1:] | foreign[1:, :-1] | foreign[1:, 1:]
-    return np.asarray(holes.ravel(), dtype=np.bool_)
+    def __init__(self, rows: int, cols: int, tolerance: float = GAP_CHANGE) -> None:
+        self.rows, self.cols = rows, cols
+        self.tolerance = tolerance
+        self.reference: NDArray[np.float64] | None = None
+
+    def covered_holes(self, gaps: NDArray[np.float32], still: bool) -> NDArray[np.bool_]:
+        import numpy as np
+
+        lg = _log(gaps)
+        if self.reference is None:
+            if still:
+                self.reference = lg
+            return np.zeros(self.rows * self.cols, dtype=np.bool_)
+        change = lg - self.reference
+        change -= np.median(change, axis=0, keepdims=True)
+        odd = np.abs(change).max(axis=1) > self.tolerance
+        if still:
+            self.reference = np.where(odd[:, None], self.reference, 0.8 * self.reference + 0.2 * lg)
+        grid = odd.reshape(self.rows + 1, self.cols + 1)
+        holes = grid[:-1, :-1] | grid[:-1, 1:] | grid[1:, :-1] | grid[1:, 1:]
+        return np.asarray(holes.ravel(), dtype=np.bool_)
 
 
 def learn_model(letter: str, name: str, features: NDArray[np.float64]) -> ColourModel:

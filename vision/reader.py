@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from vision.classify import Classified, Classifier, foreign_holes, hole_features
+from vision.classify import Classified, Classifier, GapWatch, hole_features
 from vision.markers import MarkerFinder, image_from_grid
 from vision.profile import UNSURE, BoardProfile, ProfileError
 from vision.sampling import Sampler, Samples, homography_from_corners
@@ -84,6 +84,7 @@ class BoardReader:
         self.relocate_every = relocate_every
         self.watch_hands = watch_hands
         self.timing = timing
+        self.gap_watch = GapWatch(profile.rows, profile.cols)
         self.homography: NDArray[np.float64] | None = self.fixed
         self._since_located = 0
         self._was_moving = True
@@ -118,7 +119,10 @@ class BoardReader:
             or np.abs(thumb - previous[1]).max() > MOTION_THUMB_THRESHOLD
         )
 
-    def classify(self, samples: Samples) -> tuple[Classified, NDArray[np.float64]]:
+    def classify(
+        self, samples: Samples, moving: bool | None = None
+    ) -> tuple[Classified, NDArray[np.float64]]:
+        """Classify every hole; with ``moving`` given (live frames), also doubt covered holes."""
         import numpy as np
 
         rows, cols = self.profile.rows, self.profile.cols
@@ -128,8 +132,8 @@ class BoardReader:
                 "profile", "not calibrated: no empty-hole or colour models (run vision calibrate)"
             )
         result = self.classifier.classify(features)
-        if self.watch_hands:
-            covered = foreign_holes(samples.gaps, rows, cols)
+        if self.watch_hands and moving is not None:
+            covered = self.gap_watch.covered_holes(samples.gaps, still=not moving)
             for i in np.flatnonzero(covered):
                 result.letters[int(i)] = UNSURE
             result.confidence = np.where(covered, 0.0, result.confidence)
@@ -172,7 +176,7 @@ class BoardReader:
         self._was_moving = moving
         stages["motion"] = clock() - t
         t = clock()
-        classified, features = self.classify(samples)
+        classified, features = self.classify(samples, moving)
         stages["classify"] = clock() - t
         t = clock()
         released = self.stabiliser.update(classified.letters, moving)
