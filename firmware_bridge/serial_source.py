@@ -35,6 +35,9 @@ class SerialLike(Protocol):
 
     def read(self, size: int = 1) -> bytes: ...
 
+    @property
+    def in_waiting(self) -> int: ...
+
     def write(self, data: bytes) -> int | None: ...
 
     def close(self) -> None: ...
@@ -203,7 +206,9 @@ class SerialBoardSource(BoardSource):
         self._send(protocol.HelloRequest())
         session.asked_hello = session.last_valid
         while not self._stopping.is_set():
-            data = port.read(4096)
+            data = port.read(1)  # returns at the first byte (or after read_timeout): no added latency
+            if data and (waiting := port.in_waiting):
+                data += port.read(waiting)
             now = self._clock()
             if data:
                 bad_before = parser.bad_frames
