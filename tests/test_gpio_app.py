@@ -136,3 +136,9 @@ def test_sensors_reports_a_config_typo(tmp_path: Path, capsys: pytest.CaptureFix
 def test_sensors_mock_runs_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["sensors", "--mock", "--seconds", "0.2", "--refresh", "0.05"]) == 0
     assert "13 shift registers answer" in capsys.readouterr().out
+
+
+def test_a_map_using_a_sentinel_input_is_refused() -> None:
+    WiringMap(104, (103, *range(1, 100))).save(paths.data_dir() / gpio.WIRING_FILE)
+    with pytest.raises(ConfigError, match="hole 0 is mapped to input 103, which is tied as a sentinel"):
+        make({})

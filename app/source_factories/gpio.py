@@ -132,6 +132,12 @@ def make(options: Mapping[str, Any], config: Config) -> GpioBoardSource:
     values = check_table(where, options, SPEC)
     wiring = wiring_from(values, where)
     wiring_map = load_wiring_map(wiring_file(values), wiring.inputs, where)
+    if isinstance(wiring, ChainWiring):
+        for tied in (*wiring.tied_low, *wiring.tied_high):
+            if (hole := wiring_map.hole_of(tied)) is not None:
+                raise ConfigError(f"{where} map_file", (
+                    f"hole {hole} is mapped to input {tied}, which is tied as a sentinel: teach the board"
+                ))
     settings = ScanSettings(
         agree=values["debounce_scans"], stable_seconds=config.stable_seconds,
         flicker_toggles=values["flicker_toggles"], flicker_window=values["flicker_seconds"],
