@@ -65,7 +65,7 @@ def test_a_matrix_from_the_config_file(tmp_path: Path) -> None:
 
 
 def test_the_taught_map_is_used_and_a_wrong_one_is_refused(tmp_path: Path) -> None:
-    reversed_map = WiringMap(104, tuple(103 - h for h in range(100)))
+    reversed_map = WiringMap(104, tuple(101 - h for h in range(100)))  # 102, 103 are sentinels
     reversed_map.save(paths.data_dir() / gpio.WIRING_FILE)
     source = make({"mock": True})
     assert source.wiring == reversed_map
