@@ -7,6 +7,7 @@ firmware's pin reads; what the firmware writes is decoded here by the CPython pr
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import textwrap
@@ -96,10 +97,10 @@ def test_chain_firmware_boots_debounces_and_beats(micropython: Path) -> None:
     assert (hello.major, hello.holes, hello.capabilities) == (p.PROTOCOL_MAJOR, 100, 0)
     snaps = snapshots(messages)
     assert snaps[0] == (0, 0, [4])  # the board as found at boot
-    assert [s for s in snaps if s[2] != [4]][0] == (220, 1, [4, 57, 99])  # the 3rd scan after the change at 210
+    assert next(s for s in snaps if s[2] != [4]) == (220, 1, [4, 57, 99])  # 3rd scan after the change
     assert all(occupied in ([4], [4, 57, 99]) for _, _, occupied in snaps)  # the bounce never showed
     beats = [ms for ms, seq, _ in snaps if seq == 1]
-    assert [b - a for a, b in zip(beats, beats[1:], strict=False)] == [500, 500]  # heartbeat, unchanged seq
+    assert [b - a for a, b in itertools.pairwise(beats)] == [500, 500]  # heartbeat, unchanged seq
 
 
 def test_firmware_answers_commands_and_reports_bad_frames(micropython: Path) -> None:

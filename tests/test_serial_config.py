@@ -62,7 +62,7 @@ def test_emulator_commands_parse_and_mistakes_name_the_line() -> None:
                          ("garbage 2.5", "out of range"), ("jump 3", "unknown command 'jump'")]:
         with pytest.raises(ScriptError, match=reason.replace("(", r"\(").replace(")", r"\)")):
             parse_line(line)
-    with pytest.raises(ScriptError, match="moves.txt line 2: unknown command"):
+    with pytest.raises(ScriptError, match=r"moves\.txt line 2: unknown command"):
         parse_script("place 1\nplaec 2\n", "moves.txt")
 
 
@@ -94,7 +94,8 @@ def test_the_app_connects_to_the_emulator_command_as_to_a_real_board(tmp_path: P
     """Keyboard input drives the emulator process; the configured source sees the pegs."""
     pytest.importorskip("serial")
     link = tmp_path / "board"
-    config = parse_config(f'[board]\nsource = "serial"\n[board.serial]\nport = "{link}"\nretry_interval = 0.05\n')
+    config = parse_config(f'[board]\nsource = "serial"\n[board.serial]\nport = "{link}"\n'
+                          "retry_interval = 0.05\n")
     source = make_source(config)
     readings: list[frozenset[int]] = []
     source.subscribe(lambda e: readings.append(e.occupied) if hasattr(e, "occupied") else None)
