@@ -1,0 +1,154 @@
+"""Game records: loading, saving, replay output (JSON and text) and the ``table99 replay`` command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules.board99 import Draw, Play, Record, make_setup, record_from_json, record_to_json, replay
+from rules.board99.replay import replay_json, replay_text
+from rules.errors import InvalidRecordError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ISSUE_EXAMPLE: dict[str, Any] = {
+    "format": "table99/board99", "version": 1, "ruleset": "classic", "layout": "spiral-out",
+    "players": ["Ann", "Ben", "Cat", "Dan"], "sides": [["Ann", "Cat"], ["Ben", "Dan"]],
+    "first": "Ann", "hands": {"Ann": [3, 45, 60, 72]},
+    "actions": [{"by": "Ann", "do": "draw"}, {"by": "Ann", "do": "draw", "card": 57},
+                {"by": "Ann", "do": "play", "card": 57, "square": 63},
+                {"by": "Ben", "do": "discard", "card": 99}],
+}
+
+
+def won_game() -> dict[str, Any]:
+    """Ann makes 10 11 12 13 14 on the rows layout; Ben discards out of turn once and is skipped."""
+    def ann(n: int) -> dict[str, Any]:
+        return {"by": "Ann", "do": "play", "card": n, "square": n}
+
+    actions = [
+        ann(10), {"by": "Ben", "do": "draw"}, ann(11), {"by": "Ben", "do": "play", "card": 90, "square": 95},
+        {"by": "Ben", "do": "discard", "card": 91},  # out of turn: Ben loses his next turn
+        ann(12), ann(13), {"by": "Ben", "do": "draw"}, ann(14),
+    ]
+    return {
+        "format": "table99/board99", "version": 1, "ruleset": "classic", "layout": "rows",
+        "players": ["Ann", "Ben"], "hands": {"Ann": [10, 11, 12, 13, 14], "Ben": [90, 91]},
+        "actions": actions,
+    }
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app", "replay", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_the_issue_example_parses_and_its_first_actions_replay() -> None:
+    record = record_from_json(ISSUE_EXAMPLE)
+    assert record.setup.sides == (("Ann", "Cat"), ("Ben", "Dan"))
+    assert record.actions[:2] == (Draw("Ann"), Draw("Ann", 57))
+    short = dict(ISSUE_EXAMPLE, actions=ISSUE_EXAMPLE["actions"][:2])
+    out = replay_json(short)
+    assert out == {
+        "status": "playing", "winners": [], "line": [], "to_move": "Ben",
+        "hands": {"Ann": 5, "Ben": 0, "Cat": 0, "Dan": 0}, "deck": 95, "pegs": {}, "out": [],
+        "penalties": [{"action": 1, "by": "Ann", "offence": "draw-out-of-turn"}],
+    }
+
+
+def test_the_full_issue_example_is_refused_at_action_2() -> None:
+    # Ann's 57 was shown and cut back into the deck (draw out of turn), so she cannot play it.
+    with pytest.raises(InvalidRecordError) as info:
+        replay_json(ISSUE_EXAMPLE)
+    assert info.value.where == "action 2" and "card 57 is in the deck" in info.value.reason
+
+
+def test_replay_json_of_a_won_game() -> None:
+    assert replay_json(won_game()) == {
+        "status": "won", "winners": ["Ann"], "line": [10, 11, 12, 13, 14], "to_move": None,
+        "hands": {"Ann": 0, "Ben": 2}, "deck": 91,
+        "pegs": {"10": "Ann", "11": "Ann", "12": "Ann", "13": "Ann", "14": "Ann", "95": "Ben"},
+        "out": [], "penalties": [{"action": 4, "by": "Ben", "offence": "discard-out-of-turn"}],
+    }
+
+
+def test_replay_text_shows_the_outcome_penalties_and_board() -> None:
+    text = replay_text(won_game())
+    assert "Won by Ann with 10 11 12 13 14" in text
+    assert "Penalty at action 4: Ben, discard-out-of-turn" in text
+    board = text.splitlines()[-10:]
+    assert board[1].split() == ["Ann"] * 5 + ["15", "16", "17", "18", "19"]
+    assert board[9].split()[5] == "Ben"
+
+
+def test_records_round_trip_through_json() -> None:
+    setup = make_setup(["Ann", "Ben", "Cat"], ruleset="5of99", layout="twisted", first="Cat",
+                       deck=list(range(100)))
+    record = Record(setup, (Draw("Cat"), Play("Ann", 1, 50)))
+    data = json.loads(json.dumps(record_to_json(record)))
+    assert data["layout"] == "twisted" and data["deck"] == list(range(100))
+    assert record_from_json(data) == record
+    custom = make_setup(["Ann", "Ben"], layout=list(reversed(range(100))))
+    data = record_to_json(Record(custom, ()))
+    assert data["layout"] == list(reversed(range(100)))
+    assert record_from_json(data).setup.layout.numbers == tuple(reversed(range(100)))
+
+
+@pytest.mark.parametrize(
+    ("change", "where", "reason"),
+    [
+        ({"format": "table99/count99"}, "format", "expected 'table99/board99'"),
+        ({"version": 2}, "version", "reads version 1"),
+        ({"players": "Ann"}, "players", "must be a list"),
+        ({"layout": "spiral"}, "setup", "unknown layout 'spiral'"),
+        ({"layout": [1, 2, 3]}, "setup", "100 numbers"),
+        ({"ruleset": "poker"}, "setup", "unknown ruleset"),
+        ({"colour": "red"}, "colour", "unknown field"),
+        ({"hands": {"Ann": [1, 1]}}, "setup", "given to both"),
+        ({"actions": [{"by": "Ann", "do": "jump"}]}, "action 0", "unknown action 'jump'"),
+        ({"actions": [{"by": "Ann", "do": "play", "card": 5}]}, "action 0", "play needs 'square'"),
+        ({"actions": [{"by": "Ann", "do": "draw", "card": "five"}]}, "action 0", "whole number"),
+        ({"actions": [{"by": "Ann", "do": "draw", "extra": 1}]}, "action 0", "unknown field 'extra'"),
+        ({"actions": [{"by": "Ann", "do": "draw"}, {"by": "Zed", "do": "draw"}]}, "action 1",
+         "'Zed' is not playing"),
+        ({"actions": [{"by": "Ann", "do": "play", "card": 5, "square": 9}]}, "action 0",
+         "Ann holds no cards"),
+    ],
+)
+def test_invalid_records_say_where_and_why(change: dict[str, Any], where: str, reason: str) -> None:
+    data = {"format": "table99/board99", "version": 1, "players": ["Ann", "Ben"], "actions": []}
+    data.update(change)
+    with pytest.raises(InvalidRecordError) as info:
+        replay_json(data)
+    assert info.value.where == where and reason in info.value.reason
+
+
+def test_replay_returns_each_actions_events() -> None:
+    state, history = replay(record_from_json(won_game()))
+    assert [i for i, _ in history] == list(range(len(won_game()["actions"])))
+    assert state.outcome is not None and state.outcome.winners == ("Ann",)
+
+
+def test_cli_prints_one_json_object(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(won_game()))
+    result = run_cli(str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == replay_json(won_game())
+    text = run_cli(str(path))
+    assert text.returncode == 0 and "Won by Ann" in text.stdout
+
+
+def test_cli_invalid_record_exits_2_with_one_line_naming_the_action(tmp_path: Path) -> None:
+    path = tmp_path / "example.json"
+    path.write_text(json.dumps(ISSUE_EXAMPLE))
+    result = run_cli(str(path), "--json")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert "action 2" in result.stderr and "card 57 is in the deck" in result.stderr
