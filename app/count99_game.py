@@ -154,6 +154,7 @@ class ComputerGame:
         self.game = game
         self.level = level
         self._stored = stored  # how many of game.actions are committed
+        self.opening: list[object] = []  # what happened on creation (the first deal), for the screen
         self.computers: dict[int, ComputerPlayer] = {
             seat: make_player(level, game.seed * 101 + seat) for seat in range(1, len(game.setup.players))
         }
@@ -170,7 +171,7 @@ class ComputerGame:
         game_id = store.create_game(KIND, stored_setup, tr("{name} against the computer",
                                                            name=setup.players[0]))
         session = cls(store, game_id, game, level, 0)
-        session.advance()
+        session.opening = session.advance()
         return session
 
     @classmethod

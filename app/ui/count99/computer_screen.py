@@ -1,0 +1,209 @@
+"""Ninety Nine against the computer: your hand, the count, and the seed's keys.
+
+Keys: a digit plays the card in that slot (1-9, 0 for the tenth), Space or D draws in manual-draw
+games, C says the count, H says your hand. Computer players move one at a time with a short pause
+(:attr:`ComputerScreen.delay`) so the table can be followed by eye and ear; everything they do is
+written in the log and the important news is spoken.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.metrics import sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from app.count99_game import ComputerGame, announcement
+from app.count99_text import card_name, describe, direction_name, hand_text
+from app.i18n import tr
+from app.ui.count99.status import StatusPanel
+from app.ui.count99.widgets import ACCENT, CHOICE, Tap, Text, paint
+from rules.count99.cards import choices_for
+from rules.count99.errors import Count99Error
+
+NAME = "count99-computer"
+LOG_LINES = 7
+
+
+class ComputerScreen(Screen):
+    delay = 1.2  # seconds between computer moves; tests set 0
+
+    def __init__(self, ctx: Any, **kwargs: Any) -> None:
+        super().__init__(name=NAME, **kwargs)
+        self.ctx = ctx
+        self.session: ComputerGame | None = None
+        self.pending: int | None = None  # a slot waiting for its Ace/10 choice
+        self.log: list[str] = []
+        self._scheduled: Any = None
+        root = BoxLayout(padding=8, spacing=8)
+        paint(root)
+        self.add_widget(root)
+        self.status = StatusPanel(size_hint_x=0.38)
+        root.add_widget(self.status)
+        right = BoxLayout(orientation="vertical", spacing=6)
+        root.add_widget(right)
+        self.log_label = Text("", font_size=sp(16), valign="bottom")
+        right.add_widget(self.log_label)
+        self.hand_row = BoxLayout(size_hint_y=None, height=96, spacing=6)
+        right.add_widget(self.hand_row)
+        self.choice_bar = BoxLayout(size_hint_y=None, height=56, spacing=6)
+        right.add_widget(self.choice_bar)
+        actions = BoxLayout(size_hint_y=None, height=56, spacing=6)
+        self.draw_button = Tap(tr("Draw (D)"), self.draw, background_color=ACCENT)
+        actions.add_widget(self.draw_button)
+        actions.add_widget(Tap(tr("Count (C)"), self.say_count))
+        actions.add_widget(Tap(tr("Hand (H)"), self.say_hand))
+        actions.add_widget(Tap(tr("Menu"), lambda: self.ctx.go("home")))
+        right.add_widget(actions)
+
+    # -- lifecycle --------------------------------------------------------------------------
+    def open(self, session: ComputerGame, events: list[object] | None = None) -> None:
+        self.session = session
+        self.pending = None
+        self.log = []
+        self.report(events or [])
+        self.refresh()
+        self.schedule_computers()
+
+    def on_enter(self, *args: Any) -> None:
+        Window.bind(on_key_down=self.on_key)
+
+    def on_leave(self, *args: Any) -> None:
+        Window.unbind(on_key_down=self.on_key)
+        if self._scheduled is not None:
+            self._scheduled.cancel()
+            self._scheduled = None
+
+    # -- showing ----------------------------------------------------------------------------
+    def refresh(self) -> None:
+        assert self.session is not None
+        session = self.session
+        table = session.table
+        self.status.show(table, you=0)
+        self.hand_row.clear_widgets()
+        mine = session.humans_turn() and self.pending is None
+        for slot, card in enumerate(session.game.hands[0]):
+            button = Tap(f"{slot + 1}\n{card_name(card)}", lambda s=slot: self.play_slot(s), font_size=sp(22),
+                         background_color=ACCENT if mine else (0.28, 0.30, 0.36, 1))
+            button.disabled = not mine
+            self.hand_row.add_widget(button)
+        self.draw_button.opacity = 1 if session.game.manual_draw else 0
+        self.draw_button.disabled = not session.game.can_draw(0)
+        self.choice_bar.clear_widgets()
+        if self.pending is not None:
+            card = session.game.hands[0][self.pending]
+            self.choice_bar.add_widget(Text(tr("{card} counts:", card=card_name(card)), halign="center"))
+            for value in choices_for(session.game.variant, card, table.count):
+                self.choice_bar.add_widget(Tap(f"{value:+d}", lambda v=value: self.choose(v),
+                                               background_color=CHOICE))
+            self.choice_bar.add_widget(Tap(tr("Cancel"), self.cancel_choice))
+        self.log_label.text = "\n".join(self.log[-LOG_LINES:])
+
+    def report(self, events: list[object]) -> None:
+        assert self.session is not None
+        setup = self.session.setup
+        for event in events:
+            line = describe(event, setup, you=0)
+            if line:
+                self.log.append(line)
+        said = announcement(events, setup, you=0)
+        if self.session.humans_turn() and any(e for e in events):
+            said = f"{said} {tr('Your turn. Count {count}.', count=self.session.table.count)}".strip()
+        if said:
+            self.ctx.announcer.say(said)
+
+    def note(self, text: str) -> None:
+        self.log.append(text)
+        self.ctx.announcer.say(text)
+        self.refresh()
+
+    # -- the person's actions ---------------------------------------------------------------
+    def play_slot(self, slot: int) -> None:
+        assert self.session is not None
+        session = self.session
+        if not session.humans_turn():
+            self.note(tr("Not your turn yet."))
+            return
+        hand = session.game.hands[0]
+        if not 0 <= slot < len(hand):
+            self.note(tr("There is no card in slot {slot}. You hold {n}.", slot=slot + 1, n=len(hand)))
+            return
+        if len(choices_for(session.game.variant, hand[slot], session.table.count)) > 1:
+            self.pending = slot
+            self.note(tr("Which way does the {card} count?", card=card_name(hand[slot])))
+            return
+        self._play(slot, None)
+
+    def choose(self, value: int) -> None:
+        slot, self.pending = self.pending, None
+        if slot is not None:
+            self._play(slot, value)
+
+    def cancel_choice(self) -> None:
+        self.pending = None
+        self.refresh()
+
+    def _play(self, slot: int, choice: int | None) -> None:
+        assert self.session is not None
+        try:
+            events = self.session.play(slot, choice)
+        except Count99Error as exc:
+            self.note(tr("Not allowed: {reason}", reason=str(exc)))
+            return
+        self.report(events)
+        self.refresh()
+        self.schedule_computers()
+
+    def draw(self) -> None:
+        assert self.session is not None
+        if not self.session.game.manual_draw:
+            self.note(tr("Cards are drawn for you automatically."))
+            return
+        if not self.session.game.can_draw(0):
+            self.note(tr("Your hand is full."))
+            return
+        self.report(self.session.draw())
+        self.refresh()
+
+    def say_count(self) -> None:
+        assert self.session is not None
+        table = self.session.table
+        self.note(tr("Count {count}, {direction}.", count=table.count,
+                     direction=direction_name(table.direction)))
+
+    def say_hand(self) -> None:
+        assert self.session is not None
+        self.note(hand_text(self.session.game.hands[0]))
+
+    def on_key(self, _window: Any, _key: int, _scancode: int, codepoint: str | None, _mods: Any) -> bool:
+        if self.manager is None or self.manager.current != self.name or not codepoint:
+            return False
+        key = codepoint.lower()
+        if key.isdigit():
+            self.play_slot(9 if key == "0" else int(key) - 1)
+        elif key in (" ", "d"):
+            self.draw()
+        elif key == "c":
+            self.say_count()
+        elif key == "h":
+            self.say_hand()
+        else:
+            return False
+        return True
+
+    # -- the computer players ---------------------------------------------------------------
+    def schedule_computers(self) -> None:
+        assert self.session is not None
+        if self._scheduled is None and not self.session.table.over and not self.session.humans_turn():
+            self._scheduled = Clock.schedule_once(self._computer_move, self.delay)
+
+    def _computer_move(self, _dt: float) -> None:
+        self._scheduled = None
+        if self.session is None:
+            return
+        self.report(self.session.computer_step())
+        self.refresh()
+        self.schedule_computers()

@@ -1,0 +1,45 @@
+"""The count, very large, with whose turn, the direction and everyone's tokens: shared by both screens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.metrics import sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+
+from app.count99_text import direction_name
+from app.i18n import tr
+from app.ui.count99.widgets import Text
+from rules.count99.table import Table
+
+
+class StatusPanel(BoxLayout):
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("orientation", "vertical")
+        super().__init__(**kwargs)
+        self.round_label = Text("", font_size=sp(18), halign="center", size_hint_y=None, height=30)
+        self.count_label = Label(text="0", font_size=sp(140), bold=True)
+        self.turn_label = Text("", font_size=sp(22), halign="center", size_hint_y=None, height=64)
+        self.tokens_label = Text("", font_size=sp(18), halign="center", valign="top")
+        for widget in (self.round_label, self.count_label, self.turn_label, self.tokens_label):
+            self.add_widget(widget)
+
+    def show(self, table: Table, you: int | None = None) -> None:
+        names = table.setup.players
+        self.round_label.text = tr("Round {n}", n=table.round_no)
+        self.count_label.text = str(table.count)
+        self.count_label.color = (1, 0.45, 0.35, 1) if table.count >= 90 else (1, 1, 1, 1)
+        if table.winner is not None:
+            winner = tr("You") if table.winner == you else names[table.winner]
+            self.turn_label.text = tr("{name} wins!", name=winner)
+        elif table.turn is not None:
+            who = tr("Your turn") if table.turn == you else tr("{name}'s turn", name=names[table.turn])
+            self.turn_label.text = f"{who}\n{direction_name(table.direction)}"
+        lines = []
+        for seat, name in enumerate(names):
+            label = tr("You") if seat == you else name
+            marker = "> " if seat == table.turn else ""
+            left = table.tokens[seat]
+            lines.append(f"{marker}{label}: {left}" if left else tr("{name}: out", name=label))
+        self.tokens_label.text = tr("Tokens") + "\n" + "\n".join(lines)

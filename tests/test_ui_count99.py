@@ -1,0 +1,153 @@
+"""The Ninety Nine screens, headless: setup, the count keeper at the table, the game against the computer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.config import Config
+from app.speech import Announcer
+from app.store import GameStore
+from app.ui.context import AppContext
+from tests.ui_support import find, find_all, frames, frames_until, tap
+
+pytestmark = pytest.mark.ui
+
+
+def make_ctx(tmp_path: Path) -> AppContext:
+    from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+    announcer = Announcer(enabled=True, runner=lambda argv: None)  # type: ignore[arg-type,return-value]
+    announcer._binary = None  # record what would be said, run nothing
+    return AppContext(store=GameStore(tmp_path / "games.sqlite"), config=Config(), announcer=announcer,
+                      manager=ScreenManager(transition=NoTransition()))
+
+
+def build(ui: Any, tmp_path: Path) -> tuple[AppContext, Any]:
+    from kivy.uix.screenmanager import Screen
+
+    from app.ui.count99 import make_ui
+
+    ctx = make_ctx(tmp_path)
+    ctx.manager.add_widget(Screen(name="home"))
+    game_ui = make_ui()
+    game_ui.build(ctx)
+    ctx.go(game_ui.new_game_screen())
+    ui.show(ctx.manager)
+    return ctx, game_ui
+
+
+def button(root: Any, text: str) -> Any:
+    return find(root, text=text)
+
+
+def test_count_keeper_at_the_table(ui: Any, tmp_path: Path) -> None:
+    ctx, game_ui = build(ui, tmp_path)
+    setup = ctx.manager.get_screen("count99-setup")
+    ui.screenshot("count99-setup")
+    tap(button(setup, "Start"))
+    assert ctx.manager.current == "count99-table"
+    screen = ctx.manager.current_screen
+    status = screen.status
+    assert status.count_label.text == "0" and "Ann's turn" in status.turn_label.text
+    tap(button(screen, "K"))
+    tap(button(screen, "Q"))
+    assert status.count_label.text == "20" and "Cat's turn" in status.turn_label.text
+    # The Ace asks for its value because it is the player's choice here.
+    tap(button(screen, "A"))
+    assert screen.choice_bar.children, "the Ace's choice is offered"
+    ui.screenshot("count99-table-ace-choice")
+    tap(button(screen, "+11"))
+    assert status.count_label.text == "31"
+    tap(button(screen, "2"))  # Ann: 31 doubled to 62, through 33
+    assert status.count_label.text == "62"
+    assert "Ann passes through 33." in ctx.announcer.spoken[-1]
+    assert "Ann: 8" in status.tokens_label.text
+    tap(button(screen, "4"))  # Ben: 66, everyone else loses one; direction reverses
+    assert "Ben lands on 66!" in ctx.announcer.spoken[-1]
+    assert "counterclockwise" in status.turn_label.text and "Ann's turn" in status.turn_label.text
+    ui.screenshot("count99-table-66")
+    tap(button(screen, "Undo"))
+    assert status.count_label.text == "62" and "Ben's turn" in status.turn_label.text
+    assert "Ann: 8" in status.tokens_label.text and "Cat: 9" in status.tokens_label.text
+    # Physical busting: K K K K from 62 -> 72 (Ben, passes 66), 82, 92, 102 (Cat busts).
+    for _ in range(4):
+        tap(button(screen, "K"))
+    assert status.round_label.text == "Round 2" and status.count_label.text == "0"
+    assert any("Round 1 over" in said for said in ctx.announcer.spoken)
+    stored = ctx.store.load(screen.game.game_id)
+    assert stored.actions[-1] == {"start": "Ben"}
+    # Resume from the store (as after a crash) shows the same table.
+    name = game_ui.resume(stored.id)
+    assert name == "count99-table" and ctx.manager.get_screen(name).game.table == screen.game.table
+
+
+def test_rs_games_keeper_has_no_safe_card_and_a_winner(ui: Any, tmp_path: Path) -> None:
+    ctx, _ = build(ui, tmp_path)
+    setup = ctx.manager.get_screen("count99-setup")
+    tap(button(setup, "RS Games"))
+    setup.names.text = "Ann, Ben"
+    for _ in range(8):
+        tap(setup.tokens.minus)
+    assert setup.tokens.value == 1
+    tap(button(setup, "Start"))
+    screen = ctx.manager.current_screen
+    tap(button(screen, "99"))
+    tap(button(screen, "No safe card"))
+    assert screen.status.turn_label.text == "Ann wins!"
+    assert ctx.announcer.spoken[-1].endswith("Ann wins the game!")
+    assert all(child.disabled for child in screen.cards.children)
+    ui.screenshot("count99-table-rs-winner")
+    tap(button(screen, "Export"))
+    exported = Path(screen.message.text.split(" to ", 1)[1])
+    assert exported.is_file() and '"no-safe-card": true' in exported.read_text()
+
+
+def test_setup_refuses_a_single_player(ui: Any, tmp_path: Path) -> None:
+    ctx, _ = build(ui, tmp_path)
+    setup = ctx.manager.get_screen("count99-setup")
+    setup.names.text = "Ann"
+    tap(button(setup, "Start"))
+    assert ctx.manager.current == "count99-setup" and "players" in setup.problem.text
+
+
+def test_game_against_the_computer_with_keys(ui: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    from kivy.core.window import Window
+
+    from app.ui.count99.computer_screen import ComputerScreen
+
+    monkeypatch.setattr(ComputerScreen, "delay", 0)
+    ctx, game_ui = build(ui, tmp_path)
+    setup = ctx.manager.get_screen("count99-setup")
+    tap(button(setup, "Against the computer"))
+    tap(button(setup, "Manual draw"))
+    ui.screenshot("count99-setup-computer")
+    tap(button(setup, "Start"))
+    screen = ctx.manager.current_screen
+    assert screen.name == "count99-computer"
+    session = screen.session
+    assert session.game.manual_draw and session.humans_turn()  # round 1: seat 0 (you) starts
+    assert len(screen.hand_row.children) == 3
+    ui.screenshot("count99-computer-start")
+    Window.dispatch("on_key_down", 99, 0, "c", [])
+    assert ctx.announcer.spoken[-1] == "Count 0, clockwise."
+    Window.dispatch("on_key_down", 104, 0, "h", [])
+    assert ctx.announcer.spoken[-1].startswith("Your hand: 1: ")
+    card = session.game.hands[0][0]
+    Window.dispatch("on_key_down", 49, 0, "1", [])
+    if screen.pending is not None:  # an Ace or a 10: pick the first offered value
+        tap(find_all(screen.choice_bar, lambda w: getattr(w, "text", "").startswith(("+", "-")))[0])
+    assert len(session.game.hands[0]) == 2 and any(line.startswith("You play ") for line in screen.log)
+    Window.dispatch("on_key_down", 32, 0, " ", [])  # Space draws
+    assert len(session.game.hands[0]) == 3
+    frames_until(lambda: session.humans_turn() or session.table.over)
+    assert any(line.startswith("Computer 1 plays") for line in screen.log)
+    ui.screenshot("count99-computer-after")
+    assert card  # the first card was a real card name
+    # The game is stored as it goes: resuming rebuilds the same hands.
+    name = game_ui.resume(session.game_id)
+    assert name == "count99-computer"
+    assert ctx.manager.get_screen(name).session.game.hands == session.game.hands
+    frames(2)
