@@ -87,6 +87,8 @@ class BoardReader:
         self.gap_watch = GapWatch(profile.rows, profile.cols)
         self.homography: NDArray[np.float64] | None = self.fixed
         self._since_located = 0
+        self._lost = False
+        self.frames_unlocated = 0  # frames since the stickers were last found, while they are not
         self._was_moving = True
         self._previous: tuple[NDArray[np.float64], NDArray[np.float32]] | None = None
 
@@ -98,8 +100,11 @@ class BoardReader:
         h = image_from_grid(self.finder.find(frame), self.profile)
         self._since_located = 0
         if h is None:
+            self._lost = True
             return False
         self.homography = h
+        self._lost = False
+        self.frames_unlocated = 0
         return True
 
     def _moved(self, samples: Samples) -> bool:
@@ -147,11 +152,14 @@ class BoardReader:
         clock = time.perf_counter
         t = clock()
         needs_locating = self.homography is None or (
-            self.fixed is None and self._since_located >= self.relocate_every
+            self.fixed is None
+            and (self._since_located >= self.relocate_every or (self._lost and self._since_located >= 5))
         )
         if needs_locating:
             self.locate(frame)
         self._since_located += 1
+        if self._lost:
+            self.frames_unlocated += 1
         stages["locate"] = clock() - t
         holes = self.profile.hole_count
         if self.homography is None:

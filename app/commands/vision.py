@@ -1,0 +1,242 @@
+"""``table99 vision read|calibrate|watch``: the camera board reader from the command line.
+
+- ``read IMAGE --profile FILE [--json]`` prints one reading. ``--json`` prints exactly
+  ``{"holes": [[".", "R", ...], ...], "unsure": [[row, col], ...]}`` (``?`` marks an unsure hole
+  in ``holes``). ``--grid 19x19 --corners "x,y x,y x,y x,y"`` (TL, TR, BR, BL grid points in
+  pixels) reads any grid without stickers.
+- ``calibrate --out FILE --empty IMAGE [--peg R=red:IMAGE ...] [--labelled IMAGE=ROWS.txt ...]``
+  makes a profile from pictures: the empty board, then pictures with pegs of one colour placed.
+- ``watch [--camera SPEC] [--save DIR]`` runs the live reader and prints each released reading;
+  with ``--save`` it writes every frame with what it sees drawn on it as PNG.
+
+Exit status: 0 done, 2 bad input (a one-line message on stderr says what and where).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from app.i18n import tr
+
+if TYPE_CHECKING:
+    from vision.profile import BoardProfile
+
+
+class UsageError(Exception):
+    pass
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="vision_command", metavar="ACTION")
+    read = sub.add_parser("read", help="read one image and print which holes hold which colour")
+    read.add_argument("image", help="the picture to read")
+    _common(read)
+    read.add_argument("--json", action="store_true", help='print {"holes": [...], "unsure": [...]}')
+
+    cal = sub.add_parser("calibrate", help="make a board profile from pictures")
+    _common(cal)
+    cal.add_argument("--out", required=True, help="where to write the profile (JSON)")
+    cal.add_argument("--empty", action="append", default=[], help="a picture of the empty board")
+    cal.add_argument(
+        "--peg",
+        action="append",
+        default=[],
+        metavar="LETTER=NAME:IMAGE",
+        help="a picture with pegs of one colour placed, e.g. R=red:red.png",
+    )
+    cal.add_argument(
+        "--labelled",
+        action="append",
+        default=[],
+        metavar="IMAGE=ROWS",
+        help="a picture and a text file with one row of letters per line (. empty)",
+    )
+
+    watch = sub.add_parser("watch", help="run the live reader; print readings, optionally save frames")
+    _common(watch)
+    watch.add_argument("--camera", default="picamera", help='"picamera", "webcam:0", a video, a folder')
+    watch.add_argument("--save", help="folder to write annotated PNG frames into")
+    watch.add_argument("--frames", type=int, default=0, help="stop after this many frames (0 = never)")
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--profile", help="the board profile (default: the app's camera profile)")
+    parser.add_argument("--grid", help="ROWSxCOLS of a grid read without stickers, e.g. 19x19")
+    parser.add_argument("--corners", help='"x,y x,y x,y x,y": the TL, TR, BR, BL grid points in pixels')
+
+
+def main(args: argparse.Namespace) -> int:
+    from vision.capture import CaptureError
+    from vision.groundtruth import GroundTruthError
+    from vision.profile import ProfileError
+
+    action = getattr(args, "vision_command", None)
+    if action is None:
+        print(tr("say what to do: table99 vision read|calibrate|watch (see --help)"), file=sys.stderr)
+        return 2
+    try:
+        return {"read": _read, "calibrate": _calibrate, "watch": _watch}[action](args)
+    except (ProfileError, CaptureError, GroundTruthError, UsageError) as exc:
+        print(f"table99 vision {action}: {exc}", file=sys.stderr)
+        return 2
+
+
+# -- shared --------------------------------------------------------------------------------
+def _corners(text: str | None) -> list[tuple[float, float]] | None:
+    if text is None:
+        return None
+    try:
+        points = [tuple(float(v) for v in pair.split(",")) for pair in text.split()]
+    except ValueError:
+        points = []
+    if len(points) != 4 or any(len(p) != 2 for p in points):
+        raise UsageError(tr('--corners: expected four points "x,y x,y x,y x,y", got {text}', text=repr(text)))
+    return [(p[0], p[1]) for p in points]
+
+
+def _profile(args: argparse.Namespace, *, must_exist: bool) -> BoardProfile:
+    from app.source_factories.camera import profile_path
+    from vision.profile import BoardProfile, ProfileError, load_profile, parse_grid
+
+    path = Path(args.profile) if args.profile else profile_path({})
+    grid = parse_grid(args.grid) if args.grid else None
+    if path.exists() or must_exist:
+        profile = load_profile(path)
+        if grid is not None and grid != (profile.rows, profile.cols):
+            raise ProfileError(str(path), f"the profile is {profile.rows}x{profile.cols}, not {args.grid}")
+        return profile
+    if grid is not None:
+        return BoardProfile(rows=grid[0], cols=grid[1])
+    from vision.profile import default_profile
+
+    return default_profile()
+
+
+def _image(path: str) -> Any:
+    from vision.capture import load_image
+
+    return load_image(path)
+
+
+def _check_grid_args(args: argparse.Namespace) -> list[tuple[float, float]] | None:
+    corners = _corners(args.corners)
+    if (corners is None) != (args.grid is None):
+        raise UsageError(tr("--grid and --corners go together"))
+    return corners
+
+
+# -- read ------------------------------------------------------------------------------------
+def _read(args: argparse.Namespace) -> int:
+    from vision.reader import read_image
+
+    corners = _check_grid_args(args)
+    profile = _profile(args, must_exist=True)
+    if not profile.calibrated:
+        raise UsageError(tr("the profile is not calibrated: run table99 vision calibrate first"))
+    result = read_image(_image(args.image), profile, corners)
+    cols = profile.cols
+    holes = [result.letters[r * cols : (r + 1) * cols] for r in range(profile.rows)]
+    unsure = [[i // cols, i % cols] for i in result.unsure]
+    if args.json:
+        print(json.dumps({"holes": holes, "unsure": unsure}))
+    else:
+        for row in holes:
+            print(" ".join(row))
+        if unsure:
+            print(tr("unsure: {holes}", holes=", ".join(f"({r},{c})" for r, c in unsure)))
+    return 0
+
+
+# -- calibrate -------------------------------------------------------------------------------
+def _calibrate(args: argparse.Namespace) -> int:
+    from vision.calibration import learn_colour, learn_empty, learn_labelled
+    from vision.reader import read_image
+
+    corners = _check_grid_args(args)
+    profile = _profile(args, must_exist=bool(args.profile))
+    if not args.empty and not args.labelled:
+        raise UsageError(tr("give at least one --empty picture or one --labelled picture"))
+
+    def shot(path: str) -> Any:
+        result = read_image(_image(path), profile, corners)
+        return result
+
+    if args.labelled:
+        labelled = []
+        for item in args.labelled:
+            image, sep, rows_file = item.partition("=")
+            if not sep:
+                raise UsageError(tr("--labelled: expected IMAGE=ROWS, got {item}", item=repr(item)))
+            letters = _letters_file(rows_file, profile.rows, profile.cols)
+            result = shot(image)
+            labelled.append((result.features, result.samples, letters))
+        profile = learn_labelled(profile, labelled)
+    if args.empty:
+        shots = [shot(p) for p in args.empty]
+        profile = learn_empty(profile, [(s.features, s.samples) for s in shots])
+    for item in args.peg:
+        head, sep, image = item.partition(":")
+        letter, sep2, name = head.partition("=")
+        if not sep or not sep2 or len(letter) != 1 or not name:
+            raise UsageError(
+                tr("--peg: expected LETTER=NAME:IMAGE like R=red:red.png, got {item}", item=repr(item))
+            )
+        profile, holes = learn_colour(profile, letter, name, [shot(image).features])
+        print(tr("{name}: learnt from {count} peg(s)", name=name, count=len(holes)))
+    profile.save(args.out)
+    print(tr("profile written to {path}", path=args.out))
+    return 0
+
+
+def _letters_file(path: str, rows: int, cols: int) -> list[str]:
+    try:
+        lines = [line.split() for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    except OSError as exc:
+        raise UsageError(f"{path}: {exc.strerror or exc}") from exc
+    letters = ["".join(parts) for parts in lines]
+    if len(letters) != rows or any(len(row) != cols for row in letters):
+        raise UsageError(
+            tr("{path}: expected {rows} rows of {cols} letters", path=path, rows=rows, cols=cols)
+        )
+    return [ch for row in letters for ch in row]
+
+
+# -- watch -----------------------------------------------------------------------------------
+def _watch(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.annotate import annotate
+    from vision.capture import open_capture
+    from vision.reader import BoardReader
+
+    corners = _check_grid_args(args)
+    profile = _profile(args, must_exist=True)
+    if not profile.calibrated:
+        raise UsageError(tr("the profile is not calibrated: run table99 vision calibrate first"))
+    save = Path(args.save) if args.save else None
+    if save is not None:
+        save.mkdir(parents=True, exist_ok=True)
+    capture = open_capture(args.camera)
+    reader = BoardReader(profile, corners=corners)
+    count = 0
+    try:
+        while args.frames <= 0 or count < args.frames:
+            frame = capture.read()
+            if frame is None:
+                break
+            result = reader.process(frame)
+            count += 1
+            if save is not None:
+                cv2.imwrite(str(save / f"frame_{count:05d}.png"), annotate(frame, result, profile))
+            if result.released is not None:
+                print(tr("frame {n}: board read", n=count))
+                for r in range(profile.rows):
+                    print(" ".join(result.released[r * profile.cols : (r + 1) * profile.cols]))
+                sys.stdout.flush()
+    finally:
+        capture.close()
+    return 0
