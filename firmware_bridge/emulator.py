@@ -218,12 +218,10 @@ class BoardEmulator:
         self._write_raw(corrupt(data) if corrupt is not None else data)
 
     def _write_raw(self, data: bytes) -> None:
-        if self.baud:  # a UART sends 10 bits a byte: wait for the wire as a real board would
+        if self.baud:  # a UART sends 10 bits a byte: the last byte lands when the wire is done
             now = time.monotonic()
-            start = max(now, self._wire_free)
-            self._wire_free = start + len(data) * 10 / self.baud
-            if start > now:
-                time.sleep(start - now)
+            self._wire_free = max(now, self._wire_free) + len(data) * 10 / self.baud
+            time.sleep(self._wire_free - now)
         with self._lock:
             master = self._master
             if master is None:
