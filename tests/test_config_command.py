@@ -155,3 +155,26 @@ def test_any_unknown_key_is_named_never_ignored(key: str, typo: str) -> None:
     with pytest.raises(ConfigError) as info:
         parse_config(f"[{section}]\n{wrong} = 1\n")
     assert f"[{section}] {wrong}: unknown key" in str(info.value)
+
+
+def test_every_commented_example_section_is_valid_once_uncommented(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The example's commented keys are real keys with valid values (checked by each source's SPEC)."""
+    lines = []
+    for line in EXAMPLE.read_text().splitlines():
+        body = line[2:] if line.startswith("# ") else line
+        if line.startswith("# ") and not (body.startswith("[") or (" = " in body and body[0].isalpha())):
+            continue  # prose, not a setting
+        lines.append(body)
+    path = write(tmp_path, "\n".join(lines) + "\n")
+    status, out, err = run(capsys, str(path))
+    assert status == 0, err
+    assert "also configured, not used now: [board.gpio], [board.serial]" in out
+    assert "turn_leds = [5, 6, 13, 19]" in out
+
+
+def test_outputs_are_checked_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "[outputs]\nbuzzer = 12\nplay_button = 12\n")
+    status, _, err = run(capsys, str(path))
+    assert status == 2 and "[outputs] play_button: pin 12 is already buzzer" in err

@@ -11,8 +11,9 @@ plain words. When stderr is the journal, error lines carry the ``<3>`` prefix sy
 priority "err", so ``journalctl -p err`` finds them.
 
 The board sources validate their own ``[board.<source>]`` tables with the ``SPEC`` of their factory
-module (``app.source_factories.<source>``); this command applies the same SPEC so that a typo in a
-source's table is caught here too, not only when that source starts. Output is English only: it is a
+module (``app.source_factories.<source>``), and ``[outputs]`` is validated by
+``app.table_outputs.check_outputs``; this command applies the same checks so that a typo there is
+caught here too, not only when that board or output starts. Output is English only: it is a
 terminal and journal tool for whoever installs the Pi, like the other admin commands.
 """
 
@@ -76,6 +77,17 @@ def check_sources(config: Config, where: str) -> dict[str, dict[str, Any]]:
         else:
             checked[source] = check_table(f"{where}: [board.{source}]", options, spec)
     return checked
+
+
+def check_outputs(config: Config, where: str) -> dict[str, Any]:
+    """``[outputs]`` checked by the outputs module's own validator (raises ConfigError)."""
+    try:
+        from app.table_outputs import check_outputs as check
+    except ImportError:
+        return dict(config.outputs)
+    if not config.outputs:
+        return {}
+    return check(config.outputs, where)
 
 
 def _value(value: Any) -> str:
@@ -166,8 +178,9 @@ def main(args: argparse.Namespace) -> int:
         return 2
     try:
         sources = check_sources(config, str(path))
+        check_outputs(config, str(path))
     except ConfigError as exc:
-        report_error(str(exc), "the app shows this message when it starts that board")
+        report_error(str(exc), "the app shows this message when it starts that board or output")
         return 2
     raw = tomllib.loads(path.read_text(encoding="utf-8"))
     print(f"{path} is fine. It means:")
