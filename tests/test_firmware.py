@@ -185,3 +185,15 @@ def test_main_loop_speaks_over_real_stdio(micropython: Path) -> None:
     assert [e.code for e in errors] == [p.ERR_UNKNOWN_COMMAND]  # a SNAPSHOT sent to the board is refused
     assert kinds.count("Snapshot") >= 2  # on request, then as heartbeats
     assert all(m.occupied == [42] for m in messages if isinstance(m, p.Snapshot))
+
+
+def test_holding_bootsel_hands_the_board_back_to_the_repl(micropython: Path) -> None:
+    out = run_mp(micropython, """
+        import machine, main, rp2, mp_harness as h
+        cfg = h.Config(WIRING="chain", SCAN_MS=2, SAFE_MODE_MS=100)
+        machine.DEVICES.append(machine.FakeChain(2, 3, 4, 13))
+        rp2.PRESSED = 1
+        print("RESULT", main.run(cfg, steps=5000))
+    """)
+    assert b"(BOOTSEL held): REPL" in out
+    assert out.rstrip().endswith(b"RESULT safe mode")  # not after 5000 steps ran out (None)

@@ -24,6 +24,7 @@ HOLE_OF_INPUT = None
 SCAN_MS = 5  # a scan every 5 ms: 200 scans a second
 DEBOUNCE_SCANS = 3  # a change counts after 3 agreeing scans (15 ms)
 HEARTBEAT_MS = 500  # the whole board at least twice a second, changed or not
+SAFE_MODE_MS = 1000  # hold BOOTSEL this long to stop the firmware and get the REPL back
 
 LED_PIN = None  # e.g. 0 for a WS2812 strip on GP0
 LED_COUNT = 0

@@ -52,14 +52,28 @@ def make_core(cfg, write):
     return core, buzzer
 
 
+def bootsel_reader():
+    """The BOOTSEL button, or None off the RP2040."""
+    try:
+        import rp2
+
+        return rp2.bootsel_button
+    except (ImportError, AttributeError):
+        return None
+
+
 def run(cfg=config, stdin=None, stdout=None, ticks_ms=None, sleep_ms=None, steps=None):
-    """Scan and serve until power-off (or ``steps`` loops, for tests)."""
+    """Scan and serve until power-off (or ``steps`` loops, for tests).
+
+    Ctrl-C is switched off (a 0x03 byte inside a frame must not stop the board), so holding the
+    BOOTSEL button for ``SAFE_MODE_MS`` is the way back to the REPL: the loop returns.
+    """
     import select
     import time
 
     import micropython
 
-    micropython.kbd_intr(-1)  # a 0x03 byte inside a frame must not raise KeyboardInterrupt
+    micropython.kbd_intr(-1)
     readable = stdin or sys.stdin  # poll the stream object, read raw bytes from its buffer
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
@@ -77,7 +91,18 @@ def run(cfg=config, stdin=None, stdout=None, ticks_ms=None, sleep_ms=None, steps
     now = 0  # milliseconds since boot, never wrapping (ticks_ms wraps after 2**30)
     last = ticks_ms()
     done = 0
+    bootsel = bootsel_reader()
+    held_since = None
     while steps is None or done < steps:
+        if bootsel is not None and done % 20 == 0:
+            if not bootsel():
+                held_since = None
+            elif held_since is None:
+                held_since = now
+            elif now - held_since >= cfg.SAFE_MODE_MS:
+                micropython.kbd_intr(3)
+                stdout.write(b"\r\ntable99 firmware stopped (BOOTSEL held): REPL\r\n")
+                return "safe mode"
         incoming = bytearray()
         while len(incoming) < 256 and poll.poll(0):
             chunk = stdin.read(1)

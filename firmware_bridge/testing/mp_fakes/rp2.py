@@ -1,5 +1,7 @@
-"""A fake ``rp2`` module, so code that probes for the RP2040 imports on the unix port."""
+"""A fake ``rp2`` module: the BOOTSEL button, which the firmware watches to hand over to the REPL."""
+
+PRESSED = 0  # tests set this to 1 to hold the button down
 
 
 def bootsel_button():
-    return 0
+    return PRESSED
