@@ -224,11 +224,12 @@ in_list() {  # in_list WORD "space separated list"
 
 install_packages() {
   [ "$USE_APT" = 1 ] || { log "--no-apt: not checking system packages"; return 0; }
-  local missing=() pkg status
+  local missing=() pkg installed
+  # One dpkg-query for all of them; packages it has never heard of are simply absent from its answer.
+  # shellcheck disable=SC2016  # the ${...} is dpkg-query's format, not the shell's
+  installed=" $(ask dpkg-query -W -f='${Package}=${db:Status-Status} ' "${APT_PACKAGES[@]}" 2>/dev/null || true) "
   for pkg in "${APT_PACKAGES[@]}"; do
-    # shellcheck disable=SC2016  # the ${...} is dpkg-query's format, not the shell's
-    status=$(ask dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
-    [ "$status" = installed ] || missing+=("$pkg")
+    in_list "$pkg=installed" "$installed" || missing+=("$pkg")
   done
   [ ${#missing[@]} -gt 0 ] || return 0
   log "installing system packages: ${missing[*]}"

@@ -33,7 +33,7 @@ def make_stubs(folder: Path, *, groups: tuple[str, ...] = ("gpio", "dialout", "v
     state = {"packages": [], "groups": list(groups), "users": users or {}}
     (folder / "state.json").write_text(json.dumps(state))
     program = folder / "stub.py"
-    program.write_text(f"#!{sys.executable}\n" + Path(__file__).read_text())
+    program.write_text(f"#!{sys.executable} -S\n" + Path(__file__).read_text())
     program.chmod(0o755)
     for name in COMMANDS:
         link = folder / name
@@ -57,11 +57,10 @@ def _main(argv: list[str]) -> int:
     state = json.loads(state_file.read_text())
     users: dict[str, list[str]] = state["users"]
     status = 0
-    if name == "dpkg-query":
-        if args[-1] in state["packages"]:
-            print("installed", end="")
-        else:
-            status = 1
+    if name == "dpkg-query":  # -W -f='${Package}=${db:Status-Status} ' PACKAGE...
+        asked = [a for a in args if not a.startswith("-")]
+        print("".join(f"{p}=installed " for p in asked if p in state["packages"]), end="")
+        status = 0 if all(p in state["packages"] for p in asked) else 1
     elif name == "apt-get" and args[0] == "install":
         state["packages"] += [a for a in args[1:] if not a.startswith("-")]
     elif name == "getent":
