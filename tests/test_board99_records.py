@@ -152,3 +152,12 @@ def test_cli_invalid_record_exits_2_with_one_line_naming_the_action(tmp_path: Pa
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1
     assert "action 2" in result.stderr and "card 57 is in the deck" in result.stderr
+
+
+def test_the_package_replay_stays_the_function_after_the_replay_module_is_imported() -> None:
+    import importlib
+
+    import rules.board99 as package
+
+    importlib.import_module("rules.board99.replay")
+    assert callable(package.replay) and package.replay is replay

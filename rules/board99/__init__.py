@@ -4,6 +4,9 @@ A game is a fold of actions over a :class:`Setup`: ``state, events = apply(state
 See ``docs/board99.md`` for the rules decisions and the record format.
 """
 
+# The replay output module must be imported before ``replay`` (the function) is bound below:
+# importing a submodule later would overwrite the package attribute ``replay`` with the module.
+import rules.board99.replay as _replay_output  # noqa: F401
 from rules.board99.actions import Action, Discard, Draw, Play, RevealDeadHand
 from rules.board99.errors import (
     BadNumberError,

@@ -26,25 +26,31 @@ WINDOWS_AT: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-def run_through(owner: Sequence[int], hole: int) -> tuple[int, ...]:
-    """The longest run (>= 5) of ``owner[hole]``'s value through ``hole``, as holes in order, or ().
+def run_through(owner: Sequence[int], hole: int, side_of: Sequence[int] | None = None) -> tuple[int, ...]:
+    """The longest run (>= 5) of one side through ``hole``, as holes in order, or ().
 
-    Only the four lines through the new peg can have changed, so this looks at most 4 x 8 holes
-    instead of scanning the board. ``owner`` maps hole -> side index (-1 for empty).
+    Only the four lines through the new peg can have changed, so this looks at no more than
+    4 x 8 neighbours instead of scanning the board. ``owner`` maps hole -> owner (-1 for empty);
+    ``side_of`` maps an owner (a seat) to its side when partners share pegs.
     """
-    side = owner[hole]
+
+    def side_at(h: int) -> int:
+        o = owner[h]
+        return o if side_of is None or o < 0 else side_of[o]
+
+    side = side_at(hole)
     if side < 0:
         return ()
     r0, c0 = divmod(hole, SIZE)
     for dr, dc in DIRECTIONS:
         back = 0
         r, c = r0 - dr, c0 - dc
-        while 0 <= r < SIZE and 0 <= c < SIZE and owner[r * SIZE + c] == side:
+        while 0 <= r < SIZE and 0 <= c < SIZE and side_at(r * SIZE + c) == side:
             back += 1
             r, c = r - dr, c - dc
         fwd = 0
         r, c = r0 + dr, c0 + dc
-        while 0 <= r < SIZE and 0 <= c < SIZE and owner[r * SIZE + c] == side:
+        while 0 <= r < SIZE and 0 <= c < SIZE and side_at(r * SIZE + c) == side:
             fwd += 1
             r, c = r + dr, c + dc
         if back + fwd + 1 >= WIN:

@@ -420,12 +420,11 @@ def _card_square(action: Action) -> tuple[int | None, int | None]:
 
 def _win_from(state: GameState, hole: int) -> Won | None:
     side_index = state.setup.side_index
-    owner = [EMPTY if s == EMPTY else side_index[s] for s in state.holes]
-    run = run_through(owner, hole)
+    run = run_through(state.holes, hole, side_index)
     if not run:
         return None
     layout = state.setup.layout
-    return Won(state.setup.sides[owner[hole]], tuple(layout.number_at(h) for h in run))
+    return Won(state.setup.sides[side_index[state.holes[hole]]], tuple(layout.number_at(h) for h in run))
 
 
 def _settle(state: GameState, events: list[Event]) -> GameState:
