@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.board99 import GameState, Ruleset, apply, make_setup  # noqa: E402
-from rules.board99.ai import choose_action  # noqa: E402
+from rules.board99 import GameState, Ruleset, apply, make_setup
+from rules.board99.ai import choose_action
 
 
 def play_game(levels: dict[str, str], first: str, seed: int, ruleset: str, layout: str,
@@ -54,7 +54,7 @@ def main() -> int:
         score = 0.0
         draws = 0
         for g in range(args.games):
-            levels = {"A": a, "B": b} if a != b else {"A": a, "B": b}
+            levels = {"A": a, "B": b}
             first = "A" if g % 2 == 0 else "B"
             state = play_game(levels, first, 1000 + g, args.ruleset, args.layout, timings)
             assert state.outcome is not None
