@@ -158,6 +158,11 @@ class TeachSession:
         self._settle()
 
     # -- what to show -----------------------------------------------------------------------
+    @property
+    def active_inputs(self) -> frozenset[int]:
+        """The inputs sensing a magnet now (as last fed)."""
+        return self._active
+
     def checked_holes(self) -> frozenset[int]:
         """CHECK: the holes whose pegs are sensed now."""
         return self.map.holes_of(self._active - self._ignored)
