@@ -15,10 +15,15 @@ dropped and counted, never misread. Snapshots carry the whole board, so a lost f
 nothing but time.
 """
 
+try:  # typing exists only for the type checker's sake; MicroPython has no such module
+    from typing import TYPE_CHECKING
+except ImportError:  # pragma: no cover - MicroPython
+    TYPE_CHECKING = False  # type: ignore[misc]
+
 try:  # MicroPython has binascii.crc32 on most ports; a table fallback covers the rest
     from binascii import crc32 as _crc32
 except ImportError:  # pragma: no cover - only on MicroPython builds without it
-    _crc32 = None
+    _crc32 = None  # type: ignore[assignment]
 
 PROTOCOL_MAJOR = 1
 """Incompatible changes bump the major version; peers with different majors refuse to talk."""
@@ -70,10 +75,10 @@ class ProtocolError(ValueError):
 
 
 # -- CRC-32 (the zlib/Ethernet polynomial) --------------------------------------------------------
-_TABLE = None
+_TABLE: list[int] | None = None
 
 
-def crc32_table(data):
+def crc32_table(data: bytes) -> int:
     """Table-driven CRC-32 for MicroPython builds without binascii.crc32 (same result as zlib)."""
     global _TABLE
     if _TABLE is None:
@@ -90,14 +95,14 @@ def crc32_table(data):
     return crc ^ 0xFFFFFFFF
 
 
-def crc32(data):
+def crc32(data: bytes) -> int:
     if _crc32 is None:  # pragma: no cover
         return crc32_table(data)
     return _crc32(data) & 0xFFFFFFFF
 
 
 # -- COBS -----------------------------------------------------------------------------------------
-def cobs_encode(data):
+def cobs_encode(data: bytes) -> bytes:
     """Consistent Overhead Byte Stuffing: the result contains no 0x00 byte (one byte of overhead
     per 254 bytes). Splitting at the zeros keeps it fast in CPython and small in MicroPython."""
     out = bytearray()
@@ -111,7 +116,7 @@ def cobs_encode(data):
     return bytes(out)
 
 
-def cobs_decode(data):
+def cobs_decode(data: "bytes | bytearray") -> bytes:
     """Undo :func:`cobs_encode`; raise ProtocolError on a malformed block."""
     out = bytearray()
     i = 0
@@ -130,7 +135,7 @@ def cobs_decode(data):
     return bytes(out)
 
 
-def encode_frame(payload):
+def encode_frame(payload: bytes) -> bytes:
     """Wrap a message payload for the wire: COBS(payload + CRC) + 0x00."""
     if len(payload) > MAX_PAYLOAD:
         raise ProtocolError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
@@ -138,7 +143,7 @@ def encode_frame(payload):
     return cobs_encode(body) + b"\x00"
 
 
-def decode_frame(encoded):
+def decode_frame(encoded: "bytes | bytearray") -> bytes:
     """The payload of one frame without its trailing 0x00; ProtocolError if it is damaged."""
     if len(encoded) > MAX_ENCODED:
         raise ProtocolError("frame too long")
@@ -159,18 +164,18 @@ class FrameParser:
     parser resynchronises at the next 0x00 delimiter and never buffers more than one frame.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._buffer = bytearray()
         self._discarding = False
         self.good_frames = 0
         self.bad_frames = 0
 
-    def reset(self):
+    def reset(self) -> None:
         """Forget a partial frame (e.g. after reopening a port)."""
         self._buffer = bytearray()
         self._discarding = False
 
-    def feed(self, data):
+    def feed(self, data: bytes) -> list[bytes]:
         payloads = []
         buffer = self._buffer
         start = 0
@@ -202,7 +207,7 @@ class FrameParser:
 
 
 # -- messages -------------------------------------------------------------------------------------
-def bitmap_from_holes(holes, count):
+def bitmap_from_holes(holes: list[int], count: int) -> bytes:
     """Hole ``i`` is bit ``i % 8`` (least significant first) of byte ``i // 8``."""
     bits = bytearray((count + 7) // 8)
     for hole in holes:
@@ -212,7 +217,7 @@ def bitmap_from_holes(holes, count):
     return bytes(bits)
 
 
-def holes_from_bitmap(bits, count):
+def holes_from_bitmap(bits: bytes, count: int) -> list[int]:
     holes = []
     for hole in range(count):
         if bits[hole >> 3] & (1 << (hole & 7)):
@@ -220,12 +225,12 @@ def holes_from_bitmap(bits, count):
     return holes
 
 
-def _need(payload, length, what):
+def _need(payload: bytes, length: int, what: str) -> None:
     if len(payload) < length:
         raise ProtocolError(f"{what} needs {length} bytes, got {len(payload)}")
 
 
-def _text(raw):
+def _text(raw: bytes) -> str:
     return "".join(chr(b) if 32 <= b < 127 else "?" for b in raw)
 
 
@@ -238,7 +243,8 @@ class Hello:
 
     __slots__ = ("boot_id", "capabilities", "holes", "leds", "major", "minor", "name")
 
-    def __init__(self, major, minor, holes, capabilities, leds, boot_id, name):
+    def __init__(self, major: int, minor: int, holes: int, capabilities: int, leds: int, boot_id: int,
+                 name: str) -> None:
         self.major = major
         self.minor = minor
         self.holes = holes
@@ -247,13 +253,13 @@ class Hello:
         self.boot_id = boot_id
         self.name = name
 
-    def encode(self):
+    def encode(self) -> bytes:
         name = self.name.encode()[:32]
         return (bytes([HELLO]) + MAGIC + bytes([self.major, self.minor, self.holes, self.capabilities,
                                                  self.leds]) + self.boot_id.to_bytes(2, "big") + name)
 
     @staticmethod
-    def decode(payload):
+    def decode(payload: bytes) -> "Hello":
         _need(payload, 5, "HELLO")
         if payload[1:3] != MAGIC:
             raise ProtocolError("HELLO without the T9 magic")
@@ -270,18 +276,18 @@ class Snapshot:
 
     __slots__ = ("boot_id", "holes", "occupied", "sequence")
 
-    def __init__(self, boot_id, sequence, holes, occupied):
+    def __init__(self, boot_id: int, sequence: int, holes: int, occupied: list[int]) -> None:
         self.boot_id = boot_id
         self.sequence = sequence
         self.holes = holes
         self.occupied = occupied
 
-    def encode(self):
+    def encode(self) -> bytes:
         return (bytes([SNAPSHOT]) + self.boot_id.to_bytes(2, "big") + self.sequence.to_bytes(4, "big")
                 + bytes([self.holes]) + bitmap_from_holes(self.occupied, self.holes))
 
     @staticmethod
-    def decode(payload):
+    def decode(payload: bytes) -> "Snapshot":
         _need(payload, 8, "SNAPSHOT")
         holes = payload[7]
         _need(payload, 8 + (holes + 7) // 8, f"SNAPSHOT of {holes} holes")
@@ -294,20 +300,20 @@ class Error:
 
     __slots__ = ("code", "tag", "text")
 
-    def __init__(self, code, tag=0, text=""):
+    def __init__(self, code: int, tag: int = 0, text: str = "") -> None:
         self.code = code
         self.tag = tag
         self.text = text
 
-    def encode(self):
+    def encode(self) -> bytes:
         return bytes([ERROR, self.code, self.tag]) + self.text.encode()[:64]
 
     @staticmethod
-    def decode(payload):
+    def decode(payload: bytes) -> "Error":
         _need(payload, 3, "ERROR")
         return Error(payload[1], payload[2], _text(payload[3:]))
 
-    def describe(self):
+    def describe(self) -> str:
         name = ERROR_NAMES.get(self.code, f"error {self.code}")
         return name + (": " + self.text if self.text else "")
 
@@ -317,14 +323,14 @@ class Ack:
 
     __slots__ = ("tag",)
 
-    def __init__(self, tag):
+    def __init__(self, tag: int) -> None:
         self.tag = tag
 
-    def encode(self):
+    def encode(self) -> bytes:
         return bytes([ACK, self.tag])
 
     @staticmethod
-    def decode(payload):
+    def decode(payload: bytes) -> "Ack":
         _need(payload, 2, "ACK")
         return Ack(payload[1])
 
@@ -334,15 +340,15 @@ class HelloRequest:
 
     __slots__ = ("major", "minor")
 
-    def __init__(self, major=PROTOCOL_MAJOR, minor=PROTOCOL_MINOR):
+    def __init__(self, major: int = PROTOCOL_MAJOR, minor: int = PROTOCOL_MINOR) -> None:
         self.major = major
         self.minor = minor
 
-    def encode(self):
+    def encode(self) -> bytes:
         return bytes([HELLO_REQUEST]) + MAGIC + bytes([self.major, self.minor])
 
     @staticmethod
-    def decode(payload):
+    def decode(payload: bytes) -> "HelloRequest":
         _need(payload, 5, "HELLO_REQUEST")
         if payload[1:3] != MAGIC:
             raise ProtocolError("HELLO_REQUEST without the T9 magic")
@@ -354,11 +360,11 @@ class SnapshotRequest:
 
     __slots__ = ()
 
-    def encode(self):
+    def encode(self) -> bytes:
         return bytes([SNAPSHOT_REQUEST])
 
     @staticmethod
-    def decode(payload):
+    def decode(payload: bytes) -> "SnapshotRequest":
         return SnapshotRequest()
 
 
@@ -367,18 +373,18 @@ class Led:
 
     __slots__ = ("blue", "green", "index", "red", "tag")
 
-    def __init__(self, tag, index, red, green, blue):
+    def __init__(self, tag: int, index: int, red: int, green: int, blue: int) -> None:
         self.tag = tag
         self.index = index
         self.red = red
         self.green = green
         self.blue = blue
 
-    def encode(self):
+    def encode(self) -> bytes:
         return bytes([LED, self.tag, self.index, self.red, self.green, self.blue])
 
     @staticmethod
-    def decode(payload):
+    def decode(payload: bytes) -> "Led":
         _need(payload, 6, "LED")
         return Led(payload[1], payload[2], payload[3], payload[4], payload[5])
 
@@ -388,22 +394,27 @@ class Buzzer:
 
     __slots__ = ("duration_ms", "frequency", "tag")
 
-    def __init__(self, tag, frequency, duration_ms):
+    def __init__(self, tag: int, frequency: int, duration_ms: int) -> None:
         self.tag = tag
         self.frequency = frequency
         self.duration_ms = duration_ms
 
-    def encode(self):
+    def encode(self) -> bytes:
         return (bytes([BUZZER, self.tag]) + self.frequency.to_bytes(2, "big")
                 + self.duration_ms.to_bytes(2, "big"))
 
     @staticmethod
-    def decode(payload):
+    def decode(payload: bytes) -> "Buzzer":
         _need(payload, 6, "BUZZER")
         return Buzzer(payload[1], int.from_bytes(payload[2:4], "big"), int.from_bytes(payload[4:6], "big"))
 
 
-DECODERS = {
+if TYPE_CHECKING:  # MicroPython cannot build this union at run time; annotations name it as text
+    from collections.abc import Callable
+
+    Message = Hello | Snapshot | Error | Ack | HelloRequest | SnapshotRequest | Led | Buzzer
+
+DECODERS: "dict[int, Callable[[bytes], Message]]" = {
     HELLO: Hello.decode,
     SNAPSHOT: Snapshot.decode,
     ERROR: Error.decode,
@@ -415,7 +426,7 @@ DECODERS = {
 }
 
 
-def decode_message(payload):
+def decode_message(payload: bytes) -> "Message | None":
     """The message in a checked payload; None for a type this version does not know (a newer
     peer's addition, ignored on purpose); ProtocolError when a known type is malformed."""
     if not payload:
@@ -424,6 +435,6 @@ def decode_message(payload):
     return None if decoder is None else decoder(payload)
 
 
-def frame(message):
+def frame(message: "Message") -> bytes:
     """The bytes to send for a message object."""
     return encode_frame(message.encode())

@@ -67,7 +67,7 @@ class LinkStats:
 
 
 def open_pyserial(port: str, baud: int, timeout: float) -> SerialLike:
-    import serial  # imported here: the app runs without pyserial when no serial board is used
+    import serial  # type: ignore[import-untyped]  # here: the app runs without pyserial unless it is used
 
     return serial.Serial(port, baud, timeout=timeout, exclusive=True)  # type: ignore[no-any-return]
 

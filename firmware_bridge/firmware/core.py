@@ -13,7 +13,24 @@ frame costs the host at most one heartbeat period, never a wrong board.
 try:  # on the Pi (emulator, tests) the protocol lives in the package ...
     from firmware_bridge import protocol
 except ImportError:  # ... on the Pico it is a file next to this one
-    import protocol
+    import protocol  # type: ignore[import-not-found,no-redef]
+
+try:  # for the type checker only; MicroPython has no typing module
+    from typing import TYPE_CHECKING
+except ImportError:
+    TYPE_CHECKING = False  # type: ignore[misc]
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, Protocol
+
+    class Scanner(Protocol):
+        fault: str | None
+
+        def scan(self) -> bytearray: ...
+
+    LedSetter = Callable[[int, int, int, int], None]
+    BuzzerSetter = Callable[[int, int], None]
 
 FIRMWARE_NAME = "table99-pico 1.0"
 
@@ -28,9 +45,11 @@ class BoardCore:
     milliseconds (a counter that does not wrap) and the bytes received since the last call.
     """
 
-    def __init__(self, scanner, write, holes=100, boot_id=0, name=FIRMWARE_NAME, heartbeat_ms=500,
-                 debounce_scans=3, leds=None, led_count=0, buzzer=None,
-                 major=protocol.PROTOCOL_MAJOR, minor=protocol.PROTOCOL_MINOR):
+    def __init__(self, scanner: "Scanner", write: "Callable[[bytes], Any]", holes: int = 100,
+                 boot_id: int = 0, name: str = FIRMWARE_NAME, heartbeat_ms: int = 500,
+                 debounce_scans: int = 3,
+                 leds: "LedSetter | None" = None, led_count: int = 0, buzzer: "BuzzerSetter | None" = None,
+                 major: int = protocol.PROTOCOL_MAJOR, minor: int = protocol.PROTOCOL_MINOR) -> None:
         self.scanner = scanner
         self.write = write
         self.holes = holes
@@ -47,24 +66,24 @@ class BoardCore:
         self.stable = bytearray(holes)
         self.pending = bytearray(holes)  # agreeing scans so far for a hole that differs
         self.sequence = 0
-        self.last_sent = None
-        self.fault = None
+        self.last_sent: int | None = None
+        self.fault: str | None = None
         self.started = False
 
     # -- output ------------------------------------------------------------------------------
-    def send(self, message):
+    def send(self, message: "protocol.Message") -> None:
         self.write(protocol.frame(message))
 
-    def hello(self):
+    def hello(self) -> protocol.Hello:
         caps = (protocol.CAP_LEDS if self.leds is not None else 0) | (
             protocol.CAP_BUZZER if self.buzzer is not None else 0)
         return protocol.Hello(self.major, self.minor, self.holes, caps, self.led_count, self.boot_id,
                               self.name)
 
-    def occupied(self):
+    def occupied(self) -> list[int]:
         return [hole for hole in range(self.holes) if self.stable[hole]]
 
-    def send_state(self, now):
+    def send_state(self, now: int) -> None:
         """A snapshot, or the fault while the sensors do not answer (a fault is not a board)."""
         if self.fault is not None:
             self.send(protocol.Error(protocol.ERR_SCAN_FAULT, 0, self.fault))
@@ -73,7 +92,7 @@ class BoardCore:
         self.last_sent = now
 
     # -- input -------------------------------------------------------------------------------
-    def handle(self, payload, now):
+    def handle(self, payload: bytes, now: int) -> None:
         try:
             message = protocol.decode_message(payload)
         except protocol.ProtocolError as exc:
@@ -99,7 +118,7 @@ class BoardCore:
         else:  # a board-to-host message sent to the board: a confused or looped-back host
             self.send(protocol.Error(protocol.ERR_UNKNOWN_COMMAND, 0, "type 0x%02x" % payload[0]))
 
-    def led(self, message):
+    def led(self, message: protocol.Led) -> None:
         if self.leds is None:
             self.send(protocol.Error(protocol.ERR_UNSUPPORTED, message.tag, "no LEDs"))
         elif message.index != protocol.LED_ALL and message.index >= self.led_count:
@@ -110,7 +129,7 @@ class BoardCore:
             self.send(protocol.Ack(message.tag))
 
     # -- the loop ----------------------------------------------------------------------------
-    def debounce(self, raw):
+    def debounce(self, raw: bytearray) -> bool:
         """A hole changes after ``debounce_scans`` consecutive scans agree; True if any changed."""
         if raw == self.stable:
             if any(self.pending):
@@ -130,7 +149,7 @@ class BoardCore:
                 pending[hole] = 0
         return changed
 
-    def step(self, now, incoming=b""):
+    def step(self, now: int, incoming: bytes = b"") -> None:
         if not self.started:  # announce ourselves at boot: the host learns of a restart at once
             self.started = True
             self.send(self.hello())
