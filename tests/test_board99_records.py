@@ -161,3 +161,12 @@ def test_the_package_replay_stays_the_function_after_the_replay_module_is_import
 
     importlib.import_module("rules.board99.replay")
     assert callable(package.replay) and package.replay is replay
+
+
+def test_the_documented_example_record_replays() -> None:
+    text = (ROOT / "docs" / "board99.md").read_text(encoding="utf-8")
+    start = text.index('{"format": "table99/board99"')
+    example = json.loads(text[start : text.index("\n```", start)])
+    out = replay_json(example)
+    assert out["pegs"] == {"41": "Cat", "58": "Ben", "63": "Ann"} and out["to_move"] == "Ann"
+    assert out["hands"] == {"Ann": 4, "Ben": 0, "Cat": 0, "Dan": 0} and out["penalties"] == []
