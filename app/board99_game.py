@@ -15,12 +15,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.i18n import tr
 from app.store import GameStore
 from rules import board99 as rules
 
 KIND = "board99"
 COLOURS = ("red", "blue", "green", "yellow", "white", "black")
 LEVELS = ("basic", "intermediate", "advanced")
+
+
+def colour_name(name: str | None) -> str:
+    """A peg colour's name in the current language."""
+    names = {"red": tr("red"), "blue": tr("blue"), "green": tr("green"), "yellow": tr("yellow"),
+             "white": tr("white"), "black": tr("black")}
+    return names.get(name or "", name or "")
 
 
 @dataclass(frozen=True)

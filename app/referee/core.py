@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.board99_game import Board99Game
+from app.board99_game import Board99Game, colour_name
 from app.i18n import tr
 from app.referee.events import (
     ActionAccepted,
@@ -353,7 +353,7 @@ class Referee:
         if seen is not None and colour is not None and seen != colour:
             self._set_prompt(Prompt(PromptKind.PROBLEM, tr(
                 "The new peg on {where} is {seen}, but {name} plays {colour}.",
-                where=self.where(hole), seen=tr(seen), name=pending.by, colour=tr(colour)),
+                where=self.where(hole), seen=colour_name(seen), name=pending.by, colour=colour_name(colour)),
                 (hole,), Phase.FIX_BOARD))
             return
         action = rules.Play(pending.by, pending.card, self.square_at(hole))
@@ -395,7 +395,7 @@ class Referee:
             player = self.expected_holes()[hole]
             colour = self.game.colours.get(player, "")
             parts.append(tr("{where} needs a {colour} peg ({name})", where=self.where(hole),
-                            colour=tr(colour), name=player))
+                            colour=colour_name(colour), name=player))
         if len(extra) > 1 and not missing and not wrong_colour and not self._must_agree:
             text = tr("{count} new pegs at once: take out all but the one that was played ({holes}).",
                       count=len(extra), holes=", ".join(str(self.square_at(h)) for h in extra))
@@ -432,7 +432,7 @@ class Referee:
             colour = self.game.colours.get(pending.by, "")
             self._set_prompt(Prompt(PromptKind.ACTION, tr(
                 "{name} plays card {card}: put a {colour} peg on {where}.", name=pending.by,
-                card=pending.card, colour=tr(colour), where=self.where(pending.hole)),
+                card=pending.card, colour=colour_name(colour), where=self.where(pending.hole)),
                 (pending.hole,), Phase.COMPUTER_PEG))
             return
         if pending is not None:

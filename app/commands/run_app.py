@@ -1,0 +1,72 @@
+"""``table99 run``: start the touchscreen app (simulated board unless the config or --board says else).
+
+Logs go to stderr through :mod:`logging` so systemd's journal keeps them on a Pi. Without a display
+(no $DISPLAY / $WAYLAND_DISPLAY, no framebuffer console driver chosen) the command says so and
+exits with status 3 instead of letting SDL fail with a cryptic message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from app.config import SOURCES, Config, default_config_path, load_config_or_default
+
+log = logging.getLogger("table99")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--board", choices=SOURCES,
+                        help="board source (default: the config's, else simulated)")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the screen (kiosk mode)")
+    parser.add_argument("--config", type=Path, help="config file (default: $TABLE99_CONFIG or /etc/table99)")
+
+
+def display_problem(environ: dict[str, str] | None = None) -> str | None:
+    """Why no window can open here, or None when one probably can."""
+    env = os.environ if environ is None else environ
+    if env.get("SDL_VIDEODRIVER") in ("offscreen", "kmsdrm", "rpi", "dummy"):
+        return None  # chosen on purpose: headless tests, or a Pi console without X
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return None
+    if sys.platform in ("darwin", "win32"):
+        return None
+    return (
+        "no display found: $DISPLAY and $WAYLAND_DISPLAY are unset. Start table99 run from the "
+        "desktop, over 'ssh -X', or on a Pi console with SDL_VIDEODRIVER=kmsdrm."
+    )
+
+
+def main(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    path = args.config if args.config is not None else default_config_path()
+    config, problem = load_config_or_default(path)
+    if problem:
+        log.error("%s", problem)
+    if args.board:
+        config = _with_source(config, args.board)
+    problem_display = display_problem()
+    if problem_display:
+        print(f"table99 run: {problem_display}", file=sys.stderr)
+        return 3
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONFIG", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    if args.fullscreen or config.fullscreen:
+        from kivy.config import Config as KivyConfig
+
+        KivyConfig.set("graphics", "fullscreen", "auto")
+    from app.ui.shell import Table99App
+
+    log.info("starting Table99 (board: %s, config: %s)", config.board_source, config.path or "defaults")
+    Table99App(config, problem).run()
+    return 0
+
+
+def _with_source(config: Config, source: str) -> Config:
+    return replace(config, board_source=source)

@@ -1,0 +1,390 @@
+"""The board game's screen: the board, whose turn, hands, deck, face-up cards, PLAY / DRAW / DISCARD.
+
+At 800x480 the board takes the left 480 px (48 px squares: every square is a touch target) and
+the panel the right 320 px. Board readings arrive through a :class:`ReadingQueue` drained by a
+Kivy ``Clock`` interval on the main thread; the referee judges them and this screen only shows
+what the referee says (it never reaches into the rules' internals beyond reading the state).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.metrics import sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import Screen
+
+from app.board99_game import Board99Game
+from app.board99_texts import event_text, spoken
+from app.i18n import tr
+from app.referee import Phase, Referee, RefereeRefusal, StabilityWindow
+from app.referee.events import ActionAccepted, ActionUndone, Prompt, PromptKind, TurnChanged
+from app.ui.board99.board_view import BoardView
+from app.ui.widgets import (
+    ACCENT,
+    BIG_FONT,
+    FONT,
+    TOUCH,
+    Background,
+    BigButton,
+    Choice,
+    ConfirmBox,
+    NumberPad,
+    WrapLabel,
+    colour_rgba,
+)
+from hardware.board_source import BoardSource, ReadingQueue
+from hardware.simulated import SimulatedBoard
+from rules import board99 as rules
+
+log = logging.getLogger(__name__)
+NAME = "board99-game"
+
+
+class CardPad(ModalView):
+    """Asks for a card: a number pad at a real table, the player's own cards in digital play."""
+
+    def __init__(self, title: str, on_card: Any, on_change: Any = None, hand: tuple[int, ...] | None = None,
+                 players: tuple[str, ...] = (), who: str | None = None) -> None:
+        super().__init__(size_hint=(0.4, 1), pos_hint={"right": 1, "y": 0}, auto_dismiss=True,
+                         overlay_color=(0, 0, 0, 0))  # keep the board (allowed squares) visible
+        box = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        Background.paint(box)
+        box.add_widget(WrapLabel(title, font_size=FONT))
+        self.who: Choice | None = None
+        if players:
+            self.who = Choice([(p, p) for p in players], who or players[0])
+            box.add_widget(self.who)
+        self.on_card = on_card
+        if hand is not None:
+            cards = BoxLayout(orientation="vertical", spacing=6)
+            for card in hand:
+                button = BigButton(str(card), font_size=BIG_FONT, height=64)
+                button.card = card
+                button.bind(on_release=lambda b: self._done(b.card))
+                cards.add_widget(button)
+            box.add_widget(cards)
+            self.pad = None
+        else:
+            self.pad = NumberPad(on_done=self._done, on_change=on_change, ok_text=tr("OK"))
+            box.add_widget(self.pad)
+        box.add_widget(BigButton(tr("Cancel"), on_press=self.close, height=TOUCH))
+        self.add_widget(box)
+
+    def close(self) -> None:
+        self.dismiss(animation=False)  # gone at once: the next tap must reach the board
+
+    def _done(self, card: int) -> None:
+        self.close()
+        if self.who is not None:
+            self.on_card(self.who.value, card)
+        else:
+            self.on_card(card)
+
+
+class GameScreen(Screen):
+    clock: Any = staticmethod(time.monotonic)  # the stability window's clock; tests replace it
+
+    def __init__(self, ctx: Any, **kwargs: Any) -> None:
+        super().__init__(name=NAME, **kwargs)
+        self.ctx = ctx
+        self.game: Board99Game | None = None
+        self.referee: Referee | None = None
+        self.source: BoardSource | None = None
+        self.queue = ReadingQueue()
+        self._unsubscribe: Any = None
+        self._event: Any = None
+        self.log_lines: list[str] = []
+        self.modal: ModalView | None = None
+        self.preview_card: int | None = None
+        self.cards_visible = False
+        root = BoxLayout(orientation="horizontal")
+        Background.paint(root)
+        self.board = BoardView(tuple(range(100)), on_hole=self._on_hole, size_hint=(None, 1))
+        root.bind(height=lambda _, h: setattr(self.board, "width", min(h, root.width * 0.62)))
+        root.add_widget(self.board)
+        panel = BoxLayout(orientation="vertical", padding=(8, 6), spacing=5)
+        self.turn_label = WrapLabel("", font_size=BIG_FONT, bold=True)
+        self.prompt_label = WrapLabel("", font_size=sp(18))
+        self.info_label = WrapLabel("", font_size=sp(16), color=(0.85, 0.85, 0.85, 1))
+        self.log_label = WrapLabel("", font_size=sp(14), color=(0.7, 0.7, 0.7, 1))
+        for label in (self.turn_label, self.prompt_label, self.info_label, self.log_label):
+            panel.add_widget(label)
+        self.hand_row = BoxLayout(size_hint_y=None, height=TOUCH, spacing=4)
+        panel.add_widget(self.hand_row)
+        panel.add_widget(BoxLayout())  # pushes the buttons to the bottom
+        self.who = Choice([], "", size_hint_y=None, height=TOUCH)
+        panel.add_widget(self.who)
+        actions = BoxLayout(size_hint_y=None, height=68, spacing=5)
+        self.play_button = BigButton(tr("PLAY"), on_press=self.ask_play, height=68, font_size=sp(22),
+                                     background_color=ACCENT)
+        self.draw_button = BigButton(tr("DRAW"), on_press=self.draw, height=68, font_size=sp(22))
+        self.discard_button = BigButton(tr("DISCARD"), on_press=self.ask_discard, height=68,
+                                        font_size=sp(22))
+        for button in (self.play_button, self.draw_button, self.discard_button):
+            actions.add_widget(button)
+        panel.add_widget(actions)
+        bottom = BoxLayout(size_hint_y=None, height=TOUCH, spacing=5)
+        self.undo_button = BigButton(tr("Undo"), on_press=self.ask_undo, height=TOUCH)
+        self.cards_button = BigButton(tr("My cards"), on_press=self.toggle_cards, height=TOUCH)
+        self.menu_button = BigButton(tr("Home"), on_press=self.leave, height=TOUCH)
+        for button in (self.undo_button, self.cards_button, self.menu_button):
+            bottom.add_widget(button)
+        panel.add_widget(bottom)
+        root.add_widget(panel)
+        self.panel = panel
+        self.add_widget(root)
+
+    # -- starting and stopping --------------------------------------------------------------------
+    def start(self, game: Board99Game, source: BoardSource, stable_seconds: float = 0.4) -> None:
+        self.stop()
+        self.game = game
+        self.source = source
+        self.log_lines = []
+        self.board.numbers = game.setup.layout.numbers
+        for hole, label in enumerate(self.board.labels):
+            label.text = str(game.setup.layout.number_at(hole))
+        window = StabilityWindow(stable_seconds, self.clock)
+        self.referee = Referee(game, window, sees_colour=source.sees_colour)
+        self.referee.subscribe(self._on_referee_event)
+        self.queue = ReadingQueue()
+        self._unsubscribe = source.subscribe(self.queue.put)
+        source.start()
+        if isinstance(source, SimulatedBoard) and not game.actions:
+            source.clear()  # a new game on the simulated board starts with an empty board
+        self._event = Clock.schedule_interval(self.pump, 1 / 30)
+        self.who.clear_widgets()
+        self.who.buttons = {}
+        self.who.add_widget(WrapLabel(tr("By:"), font_size=sp(15), size_hint=(0.3, 1), valign="middle"))
+        for player in game.setup.players:
+            button = BigButton(player, height=TOUCH, font_size=sp(15))
+            button.choice_key = player
+            button.bind(on_release=lambda b: self.who.select(b.choice_key))
+            self.who.buttons[player] = button
+            self.who.add_widget(button)
+        self.referee.start()
+        self.pump()
+        self.refresh()
+
+    def stop(self) -> None:
+        if self._event is not None:
+            self._event.cancel()
+            self._event = None
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.referee = None
+
+    def pump(self, *_: Any) -> None:
+        """Hand waiting board events to the referee (main thread) and let its window mature."""
+        if self.referee is None:
+            return
+        events = self.queue.drain()
+        for event in events:
+            self.referee.on_board_event(event)
+        self.referee.tick()
+        if events:
+            self.refresh()
+
+    # -- what the referee says ------------------------------------------------------------------
+    def _on_referee_event(self, event: Any) -> None:
+        text = event_text(event)
+        over = self.game is not None and self.game.state.outcome is not None
+        if isinstance(event, TurnChanged) and over:
+            text = None  # after the win, nobody's turn
+        if text and not isinstance(event, Prompt):
+            self.log_lines = [text, *self.log_lines][:3]
+            if spoken(event):
+                self.ctx.announcer.say(text)
+        if isinstance(event, Prompt) and event.kind is PromptKind.PROBLEM:
+            self.ctx.announcer.say(event.text)
+        if isinstance(event, (ActionAccepted, ActionUndone)):
+            self.who.value = ""
+        if isinstance(event, Prompt) and event.phase is Phase.WHO_PLAYED:
+            Clock.schedule_once(lambda *_: self._maybe_ask_who(), 0)
+        self.refresh()
+
+    def refresh(self) -> None:
+        referee, game = self.referee, self.game
+        if referee is None or game is None:
+            return
+        state = game.state
+        colours = game.colours
+        prompt = referee.prompt
+        to_move = state.to_move
+        if state.outcome is not None:
+            self.turn_label.text = referee.prompt.text
+            self.turn_label.color = (1, 0.84, 0, 1)
+        else:
+            self.turn_label.text = tr("{name}'s turn", name=to_move) if to_move else ""
+            self.turn_label.color = colour_rgba(colours.get(to_move or "")) if to_move else (1, 1, 1, 1)
+        self.prompt_label.text = "" if state.outcome is not None else prompt.text
+        self.prompt_label.color = (1, 0.6, 0.3, 1) if prompt.kind is PromptKind.PROBLEM else (1, 1, 1, 1)
+        hands = "   ".join(f"{p}: {state.hand_count(p)}" for p in game.setup.players)
+        face_up = ", ".join(str(c) for c in state.face_up[-8:]) or "-"
+        self.info_label.text = (
+            tr("Cards in hand: {hands}", hands=hands) + "\n"
+            + tr("Deck: {count} cards", count=state.deck_count) + "\n"
+            + tr("Face up: {cards}", cards=face_up)
+        )
+        self.log_label.text = "\n".join(self.log_lines)
+        pegs = {referee.hole_of(sq): colours.get(p) for sq, p in state.pegs.items()}
+        sensed = referee._board.occupied if referee._board is not None else None
+        allowed: frozenset[int] = frozenset()
+        attention = frozenset(prompt.holes)
+        if prompt.phase is Phase.PLACE_PEG:
+            allowed, attention = frozenset(prompt.holes), frozenset()
+        elif self.preview_card is not None:
+            allowed = frozenset(referee.hole_of(s) for s in state.legal_squares(self.preview_card))
+        winning = frozenset()
+        if state.outcome is not None and state.outcome.line:
+            winning = frozenset(referee.hole_of(s) for s in state.outcome.line)
+        self.board.show(pegs, sensed=sensed, allowed=allowed, attention=attention, winning=winning)
+        over = state.outcome is not None
+        self.play_button.disabled = over or prompt.phase in (Phase.COMPUTER_PEG, Phase.REMOVE_PEG)
+        self.draw_button.disabled = over
+        self.discard_button.disabled = over or game.setup.ruleset is not rules.Ruleset.CLASSIC
+        self.play_button.text = tr("NEW GAME") if over else tr("PLAY")
+        if over:
+            self.play_button.disabled = False
+        self.undo_button.disabled = not game.actions
+        self.cards_button.disabled = game.setup.deck is None or game.is_computer(to_move)
+        self.who.value = self.who.value or (to_move or "")
+        self.who._show()
+        self._show_hand()
+
+    def _show_hand(self) -> None:
+        self.hand_row.clear_widgets()
+        game = self.game
+        if game is None or game.setup.deck is None:
+            return
+        player = game.state.to_move
+        if player is None or game.is_computer(player):
+            return
+        if not self.cards_visible:
+            self.hand_row.add_widget(WrapLabel(tr("{name}: tap My cards to see your hand.", name=player),
+                                               font_size=sp(15)))
+            return
+        for card in game.state.known_hand(player):
+            self.hand_row.add_widget(BigButton(str(card), height=TOUCH, font_size=FONT))
+
+    # -- the players' announcements ---------------------------------------------------------------
+    def _by(self) -> str | None:
+        return self.who.value or None
+
+    def _known_hand(self, by: str | None) -> tuple[int, ...] | None:
+        game = self.game
+        if game is None or game.setup.deck is None:
+            return None
+        player = by or game.state.to_move
+        return game.state.known_hand(player) if player else None
+
+    def ask_play(self) -> None:
+        if self.game is not None and self.game.state.outcome is not None:
+            self.leave(new_game=True)
+            return
+        by = self._by()
+        self._open(CardPad(tr("PLAY: which card?"), lambda card: self._announce("play", card, by),
+                           on_change=self._preview, hand=self._known_hand(by)))
+
+    def ask_discard(self) -> None:
+        by = self._by()
+        self._open(CardPad(tr("DISCARD: which card?"), lambda card: self._announce("discard", card, by),
+                           hand=self._known_hand(by)))
+
+    def ask_who_played(self) -> None:
+        game = self.game
+        assert game is not None
+        self._open(CardPad(tr("Who played the new peg, with which card?"), self._identify,
+                           on_change=self._preview, players=game.setup.players, who=game.state.to_move))
+
+    def draw(self) -> None:
+        self._announce("draw", None, self._by())
+
+    def _open(self, modal: ModalView) -> None:
+        self.modal = modal
+        modal.bind(on_dismiss=lambda *_: self._preview(None))
+        modal.open()
+
+    def _preview(self, card: int | None) -> None:
+        self.preview_card = card
+        self.refresh()
+
+    def _announce(self, what: str, card: int | None, by: str | None) -> None:
+        referee = self.referee
+        if referee is None:
+            return
+        self.preview_card = None
+        try:
+            if what == "play":
+                assert card is not None
+                referee.announce_play(card, by)
+            elif what == "discard":
+                assert card is not None
+                referee.announce_discard(card, by)
+            else:
+                referee.announce_draw(by)
+        except RefereeRefusal as exc:
+            self._problem(str(exc))
+        self.cards_visible = False
+        self.refresh()
+
+    def _identify(self, by: str, card: int) -> None:
+        if self.referee is None:
+            return
+        try:
+            self.referee.identify_unannounced(by, card)
+        except RefereeRefusal as exc:
+            self._problem(str(exc))
+        self.refresh()
+
+    def _problem(self, text: str) -> None:
+        self.prompt_label.text = text
+        self.prompt_label.color = (1, 0.6, 0.3, 1)
+        self.ctx.announcer.say(text)
+        self.refusal = text
+
+    def toggle_cards(self) -> None:
+        self.cards_visible = not self.cards_visible
+        self.refresh()
+
+    def ask_undo(self) -> None:
+        referee = self.referee
+        if referee is None or (what := referee.undo_preview()) is None:
+            return
+        self._open(ConfirmBox(tr("Undo the last action: {what}?", what=what), referee.undo,
+                              yes=tr("Undo")))
+
+    def leave(self, new_game: bool = False) -> None:
+        self.stop()
+        ui = self.ctx.extras.get("board99")
+        if new_game and ui is not None:
+            self.ctx.go(ui.new_game_screen())
+        else:
+            self.ctx.go("home")
+
+    # -- the simulated board: the screen is the board ----------------------------------------------
+    def _on_hole(self, hole: int) -> None:
+        source, referee = self.source, self.referee
+        if not isinstance(source, SimulatedBoard) or referee is None or self.game is None:
+            return
+        colour = None
+        if source.sees_colour:
+            player = self._by() or self.game.state.to_move
+            colour = self.game.colours.get(player or "")
+        source.toggle(hole, colour)
+        self.pump()
+
+    def _maybe_ask_who(self) -> None:
+        modal_open = self.modal is not None and self.modal.parent is not None
+        if self.referee is not None and self.referee.phase is Phase.WHO_PLAYED and not modal_open:
+            self.ask_who_played()
+
+    def on_pre_leave(self, *args: Any) -> None:
+        if self.modal is not None:
+            self.modal.dismiss(animation=False)
+

@@ -1,0 +1,343 @@
+"""The Kivy app: one window, a ScreenManager, the home screen, history and settings.
+
+The home screen lists every game of :data:`app.ui.context.GAMES` whose UI package imports (a game
+still being written, or missing a library, is logged and left out rather than stopping the app),
+offers unfinished games for resume, and shows ``ctx.config_problem`` when the config was unusable.
+Optional screens from other parts (the GPIO teach step, camera calibration) are linked when their
+modules import and expose ``make_screen(ctx) -> Screen``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.uix.scrollview import ScrollView
+
+from app import i18n
+from app.board99_game import record_json
+from app.config import Config
+from app.i18n import tr
+from app.paths import data_dir, default_database
+from app.speech import Announcer
+from app.store import GameStore
+from app.ui.context import GAMES, AppContext
+from app.ui.widgets import ACCENT, TOUCH, WARNING, Background, BigButton, Choice, ConfirmBox, WrapLabel
+
+log = logging.getLogger(__name__)
+OPTIONAL_SCREENS = {
+    "app.ui.teach_board": "Teach the sensor board",
+    "app.ui.camera_calibration": "Camera calibration",
+}
+SETTINGS_FILE = "settings.json"
+
+
+def optional_screen_title(module: str) -> str:
+    return {"app.ui.teach_board": tr("Teach the sensor board"),
+            "app.ui.camera_calibration": tr("Camera calibration")}[module]
+
+
+def load_game_uis(ctx: AppContext) -> dict[str, Any]:
+    uis: dict[str, Any] = {}
+    for kind, module_name in GAMES.items():
+        try:
+            ui = importlib.import_module(module_name).make_ui()
+            ui.build(ctx)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                log.exception("the %s screens could not be loaded; leaving them out", kind)
+            else:
+                log.warning("no screens for %s yet (%s is missing)", kind, module_name)
+            continue
+        except Exception:
+            log.exception("the %s screens could not be loaded; leaving them out", kind)
+            continue
+        uis[kind] = ui
+    return uis
+
+
+def game_title(kind: str, uis: dict[str, Any]) -> str:
+    titles = {"board99": tr("The Game of 99"), "parlett": tr("Ninety-Nine (Parlett)"),
+              "count99": tr("Ninety Nine (count)")}
+    return titles.get(kind, getattr(uis.get(kind), "title", kind))
+
+
+def scrolling(box: BoxLayout) -> ScrollView:
+    box.size_hint_y = None
+    box.bind(minimum_height=box.setter("height"))
+    scroll = ScrollView(do_scroll_x=False)
+    scroll.add_widget(box)
+    return scroll
+
+
+class HomeScreen(Screen):
+    def __init__(self, ctx: AppContext, uis: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(name="home", **kwargs)
+        self.ctx, self.uis = ctx, uis
+        self.optional: dict[str, str] = {}
+        self.root_box = BoxLayout(orientation="vertical", padding=10, spacing=8)
+        Background.paint(self.root_box)
+        self.add_widget(self.root_box)
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        ctx, box = self.ctx, self.root_box
+        box.clear_widgets()
+        box.add_widget(WrapLabel("Table99", font_size=sp(30), bold=True))
+        if ctx.config_problem:
+            box.add_widget(WrapLabel(tr("Config problem: {problem}", problem=ctx.config_problem),
+                                     color=(1, 0.6, 0.3, 1), font_size=sp(16)))
+        content = BoxLayout(orientation="vertical", spacing=8)
+        new_games = GridLayout(cols=min(3, max(1, len(self.uis))), spacing=8, size_hint_y=None, height=80)
+        for kind, ui in self.uis.items():
+            new_games.add_widget(BigButton(tr("New: {game}", game=game_title(kind, self.uis)),
+                                           on_press=lambda ui=ui: ctx.go(ui.new_game_screen()),
+                                           background_color=ACCENT, height=80))
+        content.add_widget(new_games)
+        unfinished = [g for g in ctx.store.unfinished() if g.kind in self.uis]
+        if unfinished:
+            content.add_widget(WrapLabel(tr("Unfinished games")))
+        for summary in unfinished[:4]:
+            row = BoxLayout(size_hint_y=None, height=TOUCH + 8, spacing=8)
+            when = time.strftime("%d.%m. %H:%M", time.localtime(summary.updated))
+            row.add_widget(WrapLabel(f"{game_title(summary.kind, self.uis)}: {summary.title}  ({when})",
+                                     font_size=sp(16), size_hint_y=1))
+            row.add_widget(BigButton(tr("Resume"), on_press=lambda s=summary: self.resume(s.kind, s.id),
+                                     size_hint_x=None, width=160, height=TOUCH + 8))
+            content.add_widget(row)
+        box.add_widget(scrolling(content))
+        bottom = BoxLayout(size_hint_y=None, height=64, spacing=8)
+        bottom.add_widget(BigButton(tr("History"), on_press=lambda: ctx.go("history"), height=64))
+        bottom.add_widget(BigButton(tr("Settings"), on_press=lambda: ctx.go("settings"), height=64))
+        for module, screen_name in self.optional.items():
+            bottom.add_widget(BigButton(optional_screen_title(module),
+                                        on_press=lambda n=screen_name: ctx.go(n), height=64))
+        box.add_widget(bottom)
+
+    def resume(self, kind: str, game_id: int) -> None:
+        try:
+            screen = self.uis[kind].resume(game_id)
+        except Exception as exc:  # a damaged game must not take the app down
+            log.exception("cannot resume game %s", game_id)
+            self.ctx.config_problem = tr("Game {id} cannot be resumed: {reason}", id=game_id, reason=str(exc))
+            self.refresh()
+            return
+        self.ctx.go(screen)
+
+
+class HistoryScreen(Screen):
+    def __init__(self, ctx: AppContext, uis: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(name="history", **kwargs)
+        self.ctx, self.uis = ctx, uis
+        self.root_box = BoxLayout(orientation="vertical", padding=10, spacing=8)
+        Background.paint(self.root_box)
+        self.add_widget(self.root_box)
+        self.message = ""
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        box = self.root_box
+        box.clear_widgets()
+        box.add_widget(WrapLabel(tr("History"), font_size=sp(26), bold=True))
+        if self.message:
+            box.add_widget(WrapLabel(self.message, font_size=sp(15), color=(0.6, 0.9, 0.6, 1)))
+        games = BoxLayout(orientation="vertical", spacing=6)
+        summaries = self.ctx.store.games()
+        if not summaries:
+            games.add_widget(WrapLabel(tr("No games yet.")))
+        statuses = {"playing": tr("playing"), "finished": tr("finished"), "abandoned": tr("abandoned")}
+        for summary in summaries[:50]:
+            row = BoxLayout(size_hint_y=None, height=TOUCH + 4, spacing=6)
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(summary.created))
+            text = tr("{when}  {game}: {title} - {status}, {moves} actions {result}", when=when,
+                      game=game_title(summary.kind, self.uis), title=summary.title,
+                      status=statuses.get(summary.status, summary.status), moves=summary.actions,
+                      result=summary.result)
+            row.add_widget(WrapLabel(text, font_size=sp(15), size_hint_y=1))
+            row.add_widget(BigButton(tr("Export"), on_press=lambda s=summary: self.export(s.id),
+                                     size_hint_x=None, width=130, height=TOUCH + 4))
+            if summary.status == "playing":
+                row.add_widget(BigButton(tr("Abandon"), on_press=lambda s=summary: self.ask_abandon(s.id),
+                                         size_hint_x=None, width=130, height=TOUCH + 4,
+                                         background_color=WARNING))
+            games.add_widget(row)
+        box.add_widget(scrolling(games))
+        box.add_widget(BigButton(tr("Back"), on_press=lambda: self.ctx.go("home"), height=64))
+
+    def export(self, game_id: int) -> Path:
+        """Write the game as its JSON record into the data directory's exports folder."""
+        stored = self.ctx.store.load(game_id)
+        record = record_json(stored.setup, list(stored.actions))
+        folder = data_dir() / "exports"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{stored.kind}-{game_id}.json"
+        path.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
+        self.message = tr("Saved the record to {path}", path=str(path))
+        self.refresh()
+        return path
+
+    def ask_abandon(self, game_id: int) -> None:
+        ConfirmBox(tr("Abandon this game? It stays in the history."),
+                   lambda: (self.ctx.store.set_status(game_id, "abandoned"), self.refresh()),
+                   yes=tr("Abandon")).open()
+
+
+def load_settings() -> dict[str, Any]:
+    path = data_dir() / SETTINGS_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_settings(settings: dict[str, Any]) -> None:
+    (data_dir() / SETTINGS_FILE).write_text(json.dumps(settings), encoding="utf-8")
+
+
+class SettingsScreen(Screen):
+    """Language and speech, changed on the spot and remembered in the data directory."""
+
+    def __init__(self, ctx: AppContext, on_language: Any, **kwargs: Any) -> None:
+        super().__init__(name="settings", **kwargs)
+        self.ctx = ctx
+        self.on_language = on_language
+        box = BoxLayout(orientation="vertical", padding=10, spacing=8)
+        Background.paint(box)
+        self.box = box
+        self.add_widget(box)
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        ctx, box = self.ctx, self.box
+        box.clear_widgets()
+        box.add_widget(WrapLabel(tr("Settings"), font_size=sp(26), bold=True))
+        box.add_widget(WrapLabel(tr("Language")))
+        box.add_widget(Choice([("en", "English"), ("de", "Deutsch")], i18n.language(),
+                              on_change=self.set_language))
+        box.add_widget(WrapLabel(tr("Spoken announcements")))
+        spoken = "on" if ctx.announcer.enabled else "off"
+        box.add_widget(Choice([("off", tr("Off")), ("on", tr("On"))], spoken, on_change=self.set_speech))
+        if not ctx.announcer.available:
+            box.add_widget(WrapLabel(tr("espeak-ng is not installed: nothing will be spoken."),
+                                     font_size=sp(15), color=(1, 0.6, 0.3, 1)))
+        config = ctx.config
+        box.add_widget(WrapLabel(tr("Board source: {source}; stable after {seconds} s; config file: {path}",
+                                    source=config.board_source, seconds=config.stable_seconds,
+                                    path=config.path or tr("none (defaults)")), font_size=sp(15)))
+        box.add_widget(WrapLabel(tr("Games are saved in {path}", path=str(ctx.store.path)), font_size=sp(15)))
+        box.add_widget(BoxLayout())
+        box.add_widget(BigButton(tr("Back"), on_press=lambda: ctx.go("home"), height=64))
+
+    def set_language(self, language: str) -> None:
+        settings = load_settings()
+        settings["language"] = language
+        save_settings(settings)
+        self.on_language(language)
+
+    def set_speech(self, value: str) -> None:
+        self.ctx.announcer.enabled = value == "on"
+        settings = load_settings()
+        settings["sound"] = value == "on"
+        save_settings(settings)
+        if value == "on":
+            self.ctx.announcer.say(tr("Spoken announcements are on."))
+
+
+class Table99App(App):
+    """The whole app. ``build`` is also what tests call to get the root widget without ``run``."""
+
+    title = "Table99"
+
+    def __init__(
+        self,
+        config: Config | None = None,
+        config_problem: str | None = None,
+        store: GameStore | None = None,
+        make_source: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.table_config = config or Config()
+        self.config_problem = config_problem
+        self._store = store
+        self._make_source = make_source
+        self.ctx: AppContext | None = None
+
+    def build(self) -> ScreenManager:
+        settings = load_settings()
+        config = self.table_config
+        language = settings.get("language", config.language)
+        i18n.set_language(language if language in ("en", "de") else "en")
+        store = self._store or GameStore(default_database())
+        announcer = Announcer(bool(settings.get("sound", config.sound)), i18n.language())
+        manager = ScreenManager(transition=NoTransition())
+        make_source = self._make_source
+        if make_source is None:
+            from app.sources import make_source as build_source
+
+            def make_source(kind: str | None) -> Any:
+                return build_source(config, kind)
+
+        self.ctx = AppContext(store, config, announcer, manager, self.config_problem, make_source)
+        self._fill(manager)
+        return manager
+
+    def _fill(self, manager: ScreenManager) -> None:
+        ctx = self.ctx
+        assert ctx is not None
+        uis = load_game_uis(ctx)
+        home = HomeScreen(ctx, uis)
+        for module in OPTIONAL_SCREENS:
+            try:
+                screen = importlib.import_module(module).make_screen(ctx)
+            except ImportError:
+                continue
+            except Exception:
+                log.exception("optional screen %s failed to load", module)
+                continue
+            manager.add_widget(screen)
+            home.optional[module] = screen.name
+        manager.add_widget(home)
+        manager.add_widget(HistoryScreen(ctx, uis))
+        manager.add_widget(SettingsScreen(ctx, self.switch_language))
+        manager.current = "home"
+        self.uis = uis
+
+    def switch_language(self, language: str) -> None:
+        """Rebuild every screen in the new language (labels are set once, when built)."""
+        ctx = self.ctx
+        assert ctx is not None
+        i18n.set_language(language)
+        ctx.announcer.language = language
+        for ui in getattr(self, "uis", {}).values():
+            screen = getattr(ui, "game_screen", None)
+            if screen is not None and hasattr(screen, "stop"):
+                screen.stop()
+        manager = ctx.manager
+        manager.clear_widgets()
+        self._fill(manager)
+        manager.current = "settings"
+
+    def on_stop(self) -> None:
+        if self.ctx is not None:
+            for ui in getattr(self, "uis", {}).values():
+                source = getattr(ui, "source", None)
+                if source is not None:
+                    source.stop()
+            self.ctx.announcer.close()

@@ -1,0 +1,224 @@
+"""Widgets every Table99 screen may use: big buttons, labels that wrap, a number pad, a confirm box.
+
+Sizes follow the official 800x480 Raspberry Pi touchscreen: every touch target is at least
+:data:`TOUCH` (48 px) in both directions and text is large enough to read from a metre away.
+Colours are named the way players name their pegs (:data:`PEG_COLOURS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.graphics import Color, Rectangle
+from kivy.metrics import sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+
+from app.board99_game import colour_name as colour_name  # re-exported for every screen
+from app.i18n import tr
+
+TOUCH = 48  # px: the smallest touch target anywhere in the app
+FONT = sp(20)
+BIG_FONT = sp(28)
+
+PEG_COLOURS: dict[str, tuple[float, float, float, float]] = {
+    "red": (0.86, 0.16, 0.16, 1),
+    "blue": (0.18, 0.40, 0.90, 1),
+    "green": (0.16, 0.66, 0.26, 1),
+    "yellow": (0.95, 0.82, 0.12, 1),
+    "white": (0.96, 0.96, 0.96, 1),
+    "black": (0.08, 0.08, 0.08, 1),
+}
+BACKGROUND = (0.12, 0.13, 0.16, 1)
+ACCENT = (0.20, 0.55, 0.35, 1)
+WARNING = (0.80, 0.35, 0.10, 1)
+MUTED = (0.30, 0.32, 0.38, 1)
+
+
+def colour_rgba(name: str | None) -> tuple[float, float, float, float]:
+    return PEG_COLOURS.get(name or "", (0.6, 0.6, 0.6, 1))
+
+
+class Background:
+    """Paints a flat colour behind a widget (mixin-free helper: call ``Background.paint(widget)``)."""
+
+    @staticmethod
+    def paint(widget: Any, rgba: Sequence[float] = BACKGROUND) -> None:
+        with widget.canvas.before:
+            colour = Color(*rgba)
+            rect = Rectangle(pos=widget.pos, size=widget.size)
+
+        def follow(*_: Any) -> None:
+            rect.pos, rect.size = widget.pos, widget.size
+
+        widget.bind(pos=follow, size=follow)
+        widget._background_colour = colour
+
+
+class BigButton(Button):
+    """A button no smaller than a fingertip, with a readable label."""
+
+    def __init__(self, text: str = "", on_press: Callable[[], Any] | None = None, **kwargs: Any) -> None:
+        kwargs.setdefault("font_size", FONT)
+        kwargs.setdefault("size_hint_y", None)
+        kwargs.setdefault("height", max(TOUCH, kwargs.get("height", 64)))
+        kwargs.setdefault("background_normal", "")
+        kwargs.setdefault("background_color", MUTED)
+        kwargs.setdefault("halign", "center")
+        kwargs.setdefault("valign", "middle")
+        super().__init__(text=text, **kwargs)
+        self.bind(size=self._wrap)
+        if on_press is not None:
+            self.bind(on_release=lambda *_: on_press())
+
+    def _wrap(self, *_: Any) -> None:
+        self.text_size = (self.width - 8, None)
+
+
+class WrapLabel(Label):
+    """A label whose text wraps to its width and whose height follows its text."""
+
+    def __init__(self, text: str = "", **kwargs: Any) -> None:
+        kwargs.setdefault("font_size", FONT)
+        kwargs.setdefault("size_hint_y", None)
+        kwargs.setdefault("halign", "left")
+        kwargs.setdefault("valign", "top")
+        super().__init__(text=text, **kwargs)
+        self.bind(width=self._wrap, texture_size=self._grow, text=self._grow)
+        self._grow()
+
+    def _wrap(self, *_: Any) -> None:
+        self.text_size = (self.width, None)
+
+    def _grow(self, *_: Any) -> None:
+        """Take the text's height; an empty label takes no room at all."""
+        if self.size_hint_y is not None:
+            return
+        self.height = max(self.texture_size[1], self.font_size * 1.3) if self.text else 0
+
+
+class NumberPad(BoxLayout):
+    """Enter a card number 0..99 with big keys; ``on_change(value)`` fires on every key."""
+
+    def __init__(
+        self,
+        on_done: Callable[[int], Any],
+        on_change: Callable[[int | None], Any] | None = None,
+        ok_text: str = "OK",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(orientation="vertical", spacing=4, **kwargs)
+        self.on_done = on_done
+        self.on_change = on_change
+        self.digits = ""
+        self.display = Label(text="", font_size=BIG_FONT, size_hint_y=None, height=56)
+        self.add_widget(self.display)
+        keys = GridLayout(cols=3, spacing=4)
+        for key in ("7", "8", "9", "4", "5", "6", "1", "2", "3", "<", "0", ok_text):
+            button = BigButton(key, size_hint_y=1, height=TOUCH, font_size=BIG_FONT)
+            button.pad_key = key
+            button.bind(on_release=self._press)
+            if key == ok_text:
+                button.background_color = ACCENT
+            keys.add_widget(button)
+        self.ok_text = ok_text
+        self.add_widget(keys)
+
+    @property
+    def value(self) -> int | None:
+        return int(self.digits) if self.digits else None
+
+    def type(self, keys: str) -> None:
+        """Press keys as a finger would ("57", then ``self.ok_text`` to finish)."""
+        for key in keys:
+            self._key(key)
+
+    def _press(self, button: Any) -> None:
+        self._key(button.pad_key)
+
+    def _key(self, key: str) -> None:
+        if key == self.ok_text:
+            if self.value is not None:
+                self.on_done(self.value)
+            return
+        if key == "<":
+            self.digits = self.digits[:-1]
+        elif key.isdigit() and self.digits == "0":
+            self.digits = key
+        elif key.isdigit() and len(self.digits) < 2:
+            self.digits += key
+        self.display.text = self.digits
+        if self.on_change is not None:
+            self.on_change(self.value)
+
+    def clear(self) -> None:
+        self.digits = ""
+        self.display.text = ""
+
+
+class ConfirmBox(ModalView):
+    """Ask a yes/no question with two big buttons; ``on_yes`` runs only after YES."""
+
+    def __init__(
+        self, question: str, on_yes: Callable[[], Any], yes: str | None = None, **kwargs: Any
+    ) -> None:
+        kwargs.setdefault("size_hint", (0.8, 0.6))
+        kwargs.setdefault("auto_dismiss", False)
+        super().__init__(**kwargs)
+        box = BoxLayout(orientation="vertical", padding=16, spacing=12)
+        box.add_widget(WrapLabel(question, font_size=FONT, size_hint_y=1))
+        row = BoxLayout(size_hint_y=None, height=72, spacing=12)
+        self.yes_button = BigButton(yes or tr("Yes"), on_press=lambda: self._answer(on_yes),
+                                    background_color=WARNING, height=72)
+        self.no_button = BigButton(tr("No"), on_press=self.close, height=72)
+        row.add_widget(self.no_button)
+        row.add_widget(self.yes_button)
+        box.add_widget(row)
+        self.add_widget(box)
+
+    def close(self) -> None:
+        self.dismiss(animation=False)  # gone at once: the next tap must reach the screen below
+
+    def _answer(self, on_yes: Callable[[], Any]) -> None:
+        self.close()
+        on_yes()
+
+
+class Choice(BoxLayout):
+    """A row of toggle-like buttons, one selected (a large-target replacement for a spinner)."""
+
+    def __init__(
+        self,
+        options: Sequence[tuple[str, str]],
+        value: str,
+        on_change: Callable[[str], Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("size_hint_y", None)
+        kwargs.setdefault("height", TOUCH)
+        super().__init__(spacing=4, **kwargs)
+        self.value = value
+        self.on_change = on_change
+        self.buttons: dict[str, BigButton] = {}
+        for key, label in options:
+            button = BigButton(label, height=self.height, font_size=sp(17))
+            button.choice_key = key
+            button.bind(on_release=lambda b: self.select(b.choice_key))
+            self.buttons[key] = button
+            self.add_widget(button)
+        self._show()
+
+    def select(self, key: str) -> None:
+        self.value = key
+        self._show()
+        if self.on_change is not None:
+            self.on_change(key)
+
+    def _show(self) -> None:
+        for key, button in self.buttons.items():
+            button.background_color = ACCENT if key == self.value else MUTED
+

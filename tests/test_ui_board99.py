@@ -1,0 +1,214 @@
+"""The board game headless, driven by touches: setup, a legal play, an illegal play, a win."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.config import Config
+from app.store import GameStore
+from tests.ui_support import find, frames, frames_until, tap, walk
+
+pytestmark = pytest.mark.ui
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def tap_at(x: float, y: float) -> None:
+    from kivy.tests.common import UnitTestTouch
+
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+    frames(1)
+
+
+class Driver:
+    """The app with a fake clock in the referee's stability window."""
+
+    def __init__(self, ui: Any) -> None:
+        from app.paths import default_database
+        from app.ui.shell import Table99App
+
+        self.ui = ui
+        self.store = GameStore(default_database())
+        self.app = Table99App(config=Config(), store=self.store)
+        self.root = self.app.build()
+        ui.show(self.root)
+        self.clock = FakeClock()
+        self.screen.clock = self.clock
+
+    @property
+    def screen(self) -> Any:
+        return self.root.get_screen("board99-game")
+
+    def setup_tap(self, widget: Any) -> None:
+        """Scroll the setup form to ``widget`` (as a finger would), then tap it."""
+        from kivy.uix.scrollview import ScrollView
+
+        setup = self.root.get_screen("board99-setup")
+        scroll = next(w for w in walk(setup) if isinstance(w, ScrollView))
+        scroll.scroll_to(widget, animate=False)
+        frames(2)
+        tap(widget)
+
+    def start_game(self, layout: str = "Rows") -> None:
+        tap(find(self.root, text="New: The Game of 99"))
+        assert self.root.current == "board99-setup"
+        self.setup_tap(find(self.root, text=layout))
+        tap(find(self.root, text="Start"))
+        assert self.root.current == "board99-game"
+        self.settle()
+
+    def settle(self) -> None:
+        """Let the board hold still past the stability window. The screen's 30 Hz Clock interval
+        may not fire within a couple of fast headless frames, so call its pump once, as it would."""
+        frames(1)
+        self.clock.now += 0.5
+        self.screen.pump()
+        frames(2)
+
+    def press(self, text: str) -> None:
+        tap(find(self.screen, text=text))
+
+    def modal(self) -> Any:
+        from kivy.core.window import Window
+        from kivy.uix.modalview import ModalView
+
+        return next(w for w in Window.children if isinstance(w, ModalView))
+
+    def type_card(self, card: int) -> None:
+        modal = self.modal()
+        for key in str(card):
+            tap(find(modal, text=key))
+        tap(find(modal, text="OK"))
+        frames(2)
+
+    def tap_hole(self, hole: int) -> None:
+        board = self.screen.board
+        x, y, size = board.hole_rect(hole)
+        tap_at(*board.to_window(x + size / 2, y + size / 2))
+
+    def stored(self) -> list[dict[str, Any]]:
+        return list(self.store.load(self.screen.game.id).actions)
+
+
+def test_set_up_a_two_player_game_and_make_a_legal_play(ui: Any) -> None:
+    d = Driver(ui)
+    tap(find(d.root, text="New: The Game of 99"))
+    ui.screenshot("board99-setup")
+    setup = d.root.get_screen("board99-setup")
+    setup.player_rows[0].name_input.text = "Mia"
+    setup.player_rows[1].name_input.text = "Tom"
+    d.setup_tap(setup.player_rows[1].colour_button)  # Tom: blue -> green
+    d.setup_tap(find(d.root, text="Rows"))
+    tap(find(d.root, text="Start"))
+    d.settle()
+    game = d.screen.game
+    assert game.setup.players == ("Mia", "Tom") and game.colours == {"Mia": "red", "Tom": "green"}
+    assert "Mia's turn" in d.screen.turn_label.text
+    d.press("DRAW")
+    d.press("DRAW")
+    d.press("PLAY")
+    d.type_card(40)
+    assert set(d.screen.board.allowed) == set(range(40, 100))  # the squares card 40 allows
+    ui.screenshot("board99-play-announced")
+    d.tap_hole(57)
+    assert len(d.stored()) == 2  # not before the board settles
+    d.settle()
+    assert d.stored()[-1] == {"by": "Mia", "do": "play", "card": 40, "square": 57}
+    assert d.screen.board.pegs == {57: "red"}
+    assert "Tom's turn" in d.screen.turn_label.text
+    ui.screenshot("board99-legal-play")
+    for button in (d.screen.play_button, d.screen.draw_button, d.screen.discard_button,
+                   d.screen.undo_button):
+        assert button.height >= 48 and button.width >= 48
+
+
+def test_an_illegal_play_shows_the_peg_to_remove_and_then_the_penalty(ui: Any) -> None:
+    d = Driver(ui)
+    d.start_game()
+    d.press("DRAW")
+    d.press("DRAW")
+    d.press("PLAY")
+    d.type_card(60)
+    d.tap_hole(57)
+    d.settle()
+    assert "Illegal play" in d.screen.prompt_label.text and "57" in d.screen.prompt_label.text
+    assert 57 in d.screen.board.attention
+    ui.screenshot("board99-illegal-play")
+    d.tap_hole(57)  # take the peg out
+    d.settle()
+    assert d.stored()[-1] == {"by": "Ann", "do": "play", "card": 60, "square": 57}
+    assert any("Penalty for Ann" in line for line in d.screen.log_lines)
+    assert "60" in d.screen.info_label.text  # face up
+    ui.screenshot("board99-penalty")
+
+
+def test_an_unannounced_peg_opens_the_who_played_question(ui: Any) -> None:
+    d = Driver(ui)
+    d.start_game()
+    d.press("DRAW")
+    d.press("DRAW")
+    d.tap_hole(33)
+    d.settle()
+    frames_until(lambda: d.screen.modal is not None and d.screen.modal.parent is not None)
+    ui.screenshot("board99-who-played")
+    modal = d.modal()
+    tap(find(modal, text="Ann"))
+    d.type_card(5)
+    assert d.stored()[-1] == {"by": "Ann", "do": "play", "card": 5, "square": 33}
+
+
+def test_a_win_highlights_the_five_and_offers_a_new_game(ui: Any) -> None:
+    d = Driver(ui)
+    d.start_game()
+    for i in range(5):
+        d.press("DRAW")
+        d.press("DRAW")
+        d.press("PLAY")
+        d.type_card(i)
+        d.tap_hole(50 + i)
+        d.settle()
+        if d.screen.game.state.outcome is not None:
+            break
+        d.press("PLAY")
+        d.type_card(10 + i)
+        d.tap_hole(70 + i * 2)
+        d.settle()
+    assert d.screen.game.state.outcome is not None
+    assert d.screen.board.winning == frozenset(range(50, 55))
+    assert "Ann won" in d.screen.turn_label.text
+    ui.screenshot("board99-win")
+    assert d.store.games()[0].status == "finished"
+    d.press("NEW GAME")
+    assert d.root.current == "board99-setup"
+
+
+def test_undo_asks_for_confirmation_first(ui: Any) -> None:
+    d = Driver(ui)
+    d.start_game()
+    d.press("DRAW")
+    d.press("Undo")
+    ui.screenshot("board99-undo-confirm")
+    tap(find(d.modal(), text="No"))
+    assert len(d.stored()) == 1
+    d.press("Undo")
+    tap(find(d.modal(), text="Undo"))
+    assert d.stored() == []
+
+
+def test_the_game_screen_fits_a_larger_window(ui: Any) -> None:
+    d = Driver(ui)
+    d.start_game(layout="Spiral out")
+    ui.resize(1280, 800)
+    board = d.screen.board
+    assert board.cell >= 70
+    ui.screenshot("board99-1280x800")
