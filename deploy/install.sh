@@ -19,7 +19,7 @@ DEPLOY="$SRC/deploy"
 ROOT=/
 ACTION=install
 PURGE=0
-SERVICE_USER=table99
+SERVICE_USER=""  # default: the one an earlier run used, else table99
 MODE=auto
 DESKTOP_USER=""
 ROTATION=""
@@ -89,6 +89,7 @@ fi
 UNIT=/etc/systemd/system/table99.service
 DROPIN_DIR=/etc/systemd/system/table99.service.d
 ROTATION_DROPIN=$DROPIN_DIR/rotation.conf
+USER_DROPIN=$DROPIN_DIR/user.conf
 UDEV_RULE=/etc/udev/rules.d/99-table99-board.rules
 CONFIG_DIR=/etc/table99
 APP_DIR=/opt/table99
@@ -204,14 +205,19 @@ remove() {
 STATE_CREATED_USER=""
 STATE_GROUPS=""
 STATE_DESKTOP_USER=""
+STATE_SERVICE_USER=""
 read_state() {
-  [ -f "$R$STATE" ] || return 0
+  if [ -f "$R$STATE" ]; then read_state_file; fi
+  SERVICE_USER=${SERVICE_USER:-${STATE_SERVICE_USER:-table99}}
+}
+read_state_file() {
   local key value
   while IFS='=' read -r key value; do
     case "$key" in
       created_user) STATE_CREATED_USER=$value ;;
       groups_added) STATE_GROUPS=$value ;;
       desktop_user) STATE_DESKTOP_USER=$value ;;
+      service_user) STATE_SERVICE_USER=$value ;;
     esac
   done <"$R$STATE"
 }
@@ -252,6 +258,7 @@ find_desktop_user() {
   fi
   [ -n "$DESKTOP_USER" ] || DESKTOP_USER=${SUDO_USER:-}
   [ -n "$DESKTOP_USER" ] || die "desktop mode: say whose session starts Table99 with --desktop-user NAME"
+  [ "$SERVICE_USER" = table99 ] || die "desktop mode shares the games through the group table99: no --user"
   ask getent passwd "$DESKTOP_USER" >/dev/null || [ "$SCRATCH" = 1 ] \
     || die "desktop mode: no user '$DESKTOP_USER'"
 }
@@ -375,6 +382,19 @@ EOF
     [ "$LAST" = 0 ] || unit_changed=1
   elif [ "$ROTATION" = 0 ] && [ -e "$R$ROTATION_DROPIN" ]; then
     remove "$ROTATION_DROPIN"
+    rmdir "$R$DROPIN_DIR" 2>/dev/null || true
+    unit_changed=1
+  fi
+  if [ "$SERVICE_USER" != table99 ]; then
+    put_text "$USER_DROPIN" 0644 <<EOF
+# Written by deploy/install.sh --user $SERVICE_USER: the service runs as this user.
+[Service]
+User=$SERVICE_USER
+Group=$SERVICE_USER
+EOF
+    [ "$LAST" = 0 ] || unit_changed=1
+  elif [ -e "$R$USER_DROPIN" ]; then
+    remove "$USER_DROPIN"
     rmdir "$R$DROPIN_DIR" 2>/dev/null || true
     unit_changed=1
   fi

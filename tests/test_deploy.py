@@ -184,8 +184,14 @@ def test_uninstall_leaves_an_existing_user_but_takes_back_the_groups(tmp_path: P
     pi.run("--user", "pi")
     assert sorted(pi.state()["users"]["pi"]) == sorted(  # type: ignore[index]
         ["video", "gpio", "dialout", "render", "input"])
-    pi.run("--uninstall", "--user", "pi")
+    drop_in = pi.path("/etc/systemd/system/table99.service.d/user.conf").read_text()
+    assert "User=pi" in drop_in and "Group=pi" in drop_in
+    first = snapshot(pi.root)
+    pi.run()  # an update without --user keeps the user chosen before
+    assert snapshot(pi.root) == first and pi.changing_calls() == []
+    pi.run("--uninstall")
     assert pi.state()["users"] == {"pi": ["video"]}
+    assert "userdel" not in " ".join(pi.last_calls)
 
 
 def test_rotation_drop_in(pi: Pi) -> None:
@@ -225,6 +231,8 @@ def test_desktop_mode_autostarts_in_the_session_and_back(tmp_path: Path) -> None
         (["--mode", "kiosk"], "--mode must be auto, console or desktop"),
         (["--purge"], "--purge only goes with --uninstall"),
         (["--frobnicate"], "unknown option: --frobnicate"),
+        (["--mode", "desktop", "--desktop-user", "pi", "--user", "x"], "no --user"),
+        (["--mode", "desktop"], "--desktop-user NAME"),
     ],
 )
 def test_bad_options_say_what_is_wrong_and_touch_nothing(pi: Pi, args: list[str], says: str) -> None:
