@@ -14,7 +14,7 @@ from kivy.uix.textinput import TextInput
 from app.count99_text import variant_name
 from app.i18n import tr
 from app.ui.count99.widgets import ACCENT, WARNING, Options, Stepper, Tap, Text, paint
-from rules.count99.cards import Variant
+from rules.count99.cards import CARD_NAMES, COPIES, Variant
 from rules.count99.errors import Count99Error
 from rules.count99.table import HAND_SIZE_RANGE, MAX_PLAYERS, TOKENS_RANGE, Setup
 
@@ -88,12 +88,31 @@ class SetupScreen(Screen):
         self.computer_row.opacity = 1 if computer else 0
         self.computer_row.disabled = not computer
 
+    def problem_with(self, variant: Variant, players: tuple[str, ...]) -> str:
+        """The setup's problem in the reader's language (the rules' own errors are English)."""
+        if len(players) < 2:
+            return tr("At least two players, please, separated by commas.")
+        if len(players) > MAX_PLAYERS:
+            return tr("At most {n} players.", n=MAX_PLAYERS)
+        if len(set(players)) != len(players):
+            return tr("Every player needs a different name.")
+        deck = len(CARD_NAMES[variant]) * COPIES
+        if self.mode.value == "computer" and len(players) * self.hand_size.value > deck:
+            return tr("{players} players with {cards} cards each need more than the {deck}-card deck.",
+                      players=len(players), cards=self.hand_size.value, deck=deck)
+        return ""
+
     def start(self) -> None:
         variant = Variant(self.variant.value)
         if self.mode.value == "computer":
             players = (tr("You"), *(tr("Computer {n}", n=n) for n in range(1, self.opponents.value + 1)))
         else:
             players = tuple(name.strip() for name in self.names.text.split(",") if name.strip())
+        problem = self.problem_with(variant, players)
+        if problem:
+            self.problem.text = problem
+            self.problem.color = WARNING
+            return
         try:
             setup = Setup(variant, players, tokens=self.tokens.value, hand_size=self.hand_size.value)
             if self.mode.value == "computer":
