@@ -1,0 +1,94 @@
+"""A chart of the running totals deal by deal, drawn with Kivy graphics (no plotting library)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.graphics import Color, Line, Rectangle
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from app.i18n import tr
+from app.ui.parlett.common import PLAYER_COLOURS, button, label, paint
+from app.ui.parlett.deal_screen import hand_name
+
+if TYPE_CHECKING:
+    from app.ui.parlett import ParlettUI
+
+
+class TotalsChart(Widget):
+    """One line per hand through its rubber total after each deal (0 before the first)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.series: dict[str, list[int]] = {}
+        self.lines: dict[str, Line] = {}
+        self.bind(pos=lambda *_: self.redraw(), size=lambda *_: self.redraw())
+
+    def set_series(self, series: dict[str, list[int]]) -> None:
+        self.series = series
+        self.redraw()
+
+    def points_for(self, values: list[int]) -> list[float]:
+        """Widget coordinates of a series (exposed so tests can check the drawing's geometry)."""
+        all_values = [v for s in self.series.values() for v in s] or [0]
+        low, high = min(0, *all_values), max(1, *all_values)
+        steps = max(1, max(len(s) for s in self.series.values()) - 1) if self.series else 1
+        pad = 30
+        width, height = max(1, self.width - 2 * pad), max(1, self.height - 2 * pad)
+        points: list[float] = []
+        for i, v in enumerate(values):
+            points += [self.x + pad + width * i / steps, self.y + pad + height * (v - low) / (high - low)]
+        return points
+
+    def redraw(self) -> None:
+        self.canvas.clear()
+        self.clear_widgets()
+        self.lines = {}
+        with self.canvas:
+            Color(0.07, 0.17, 0.11, 1)
+            Rectangle(pos=self.pos, size=self.size)
+            Color(1, 1, 1, 0.35)
+            Line(points=[self.x + 30, self.y + 30, self.right - 30, self.y + 30], width=1)
+            Line(points=[self.x + 30, self.y + 30, self.x + 30, self.top - 30], width=1)
+            for index, (hand, values) in enumerate(self.series.items()):
+                Color(*PLAYER_COLOURS[index % len(PLAYER_COLOURS)])
+                points = self.points_for(values)
+                if len(points) >= 4:
+                    self.lines[hand] = Line(points=points, width=2.5)
+                for px, py in zip(points[::2], points[1::2], strict=True):
+                    Line(circle=(px, py, 4), width=2)
+        all_values = [v for s in self.series.values() for v in s] or [0]
+        top = Label(text=str(max(1, *all_values)), pos=(self.x, self.top - 28), size=(60, 24),
+                    font_size="14sp")
+        self.add_widget(top)
+
+
+class ChartScreen(Screen):
+    def __init__(self, ui: ParlettUI, **kwargs: Any) -> None:
+        super().__init__(name="parlett-chart", **kwargs)
+        self.ui = ui
+        root = BoxLayout(orientation="vertical", padding=6, spacing=4)
+        paint(root)
+        root.add_widget(label(tr("Totals deal by deal"), font=26, size_hint_y=None, height=44))
+        self.legend = BoxLayout(size_hint_y=None, height=36, spacing=6)
+        root.add_widget(self.legend)
+        self.chart = TotalsChart()
+        root.add_widget(self.chart)
+        root.add_widget(button(tr("Back"), ui.show_totals, size_hint_y=None, height=60))
+        self.add_widget(root)
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        sheet = self.ui.session.sheet
+        hands = sheet.table.hands
+        series = {h: [0] + [d.rubber_totals[h] for d in sheet.deals] for h in hands}
+        self.chart.set_series(series)
+        self.legend.clear_widgets()
+        for index, hand in enumerate(hands):
+            self.legend.add_widget(label(f"— {hand_name(hand)} {series[hand][-1]}", font=18,
+                                         color=PLAYER_COLOURS[index % len(PLAYER_COLOURS)], bold=True))

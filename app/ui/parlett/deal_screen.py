@@ -1,0 +1,373 @@
+"""Entering one deal: dealer and trump big, bids by suit symbols or a number, premiums, tricks.
+
+The tricks are checked as they are entered (the sum must be the tricks played) and the deal can
+only be scored when the rules accept it; the store commits it before the totals show it. The same
+screen corrects an earlier deal (``edit(index)``): later deals are re-scored.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import Screen
+
+from app.i18n import tr
+from app.parlett_game import EntryRejected
+from app.ui.parlett.common import (
+    ACCENT,
+    GOOD,
+    PANEL,
+    SUIT_SYMBOL,
+    WARNING,
+    button,
+    label,
+    paint,
+    suit_colour,
+    trump_name,
+    trump_symbol,
+)
+from rules.parlett.bids import Bid, parse_bid
+from rules.parlett.cards import parse_card
+from rules.parlett.premiums import Premium, PremiumError, resolve_offers
+from rules.parlett.scoring import Trump
+from rules.parlett.variants import DUMMY
+
+if TYPE_CHECKING:
+    from app.ui.parlett import ParlettUI
+
+
+def coloured_symbol(letter: str) -> str:
+    """A suit symbol in Kivy markup, hearts and diamonds in red."""
+    symbol = SUIT_SYMBOL[letter]
+    return f"[color=ff6060]{symbol}[/color]" if letter in "HD" else symbol
+
+
+def hand_name(hand: str) -> str:
+    return tr("Dummy") if hand == DUMMY else hand
+
+
+def bid_text(raw: str | int | None, bid: Bid | None) -> str:
+    if raw is None or bid is None:
+        return "—"
+    if isinstance(raw, str):
+        return "".join(coloured_symbol(c) for c in bid.cards or raw) + f" = {bid.label()}"
+    return bid.label()
+
+
+class BidPad(ModalView):
+    """Three taps on suit symbols, or one tap on a number."""
+
+    def __init__(self, screen: DealScreen, hand: str, **kwargs: Any) -> None:
+        super().__init__(size_hint=(0.9, 0.8), auto_dismiss=False, **kwargs)
+        self.screen, self.hand, self.letters = screen, hand, ""
+        variant = screen.ui.session_table().variant
+        box = BoxLayout(orientation="vertical", padding=10, spacing=8)
+        paint(box, PANEL)
+        box.add_widget(label(tr("{name}'s bid", name=hand_name(hand)), font=24))
+        self.shown = label("", font=30, symbols=True)
+        box.add_widget(self.shown)
+        suits = BoxLayout(spacing=8)
+        for letter in "CHSD":
+            b = button(f"{SUIT_SYMBOL[letter]}  {'3210'['CHSD'.index(letter)]}",
+                       lambda letter=letter: self.tap_suit(letter), font=34, symbols=True,
+                       color=suit_colour(letter))
+            b.suit_letter = letter
+            suits.add_widget(b)
+        box.add_widget(suits)
+        numbers = GridLayout(cols=6, spacing=6)
+        for n in range(variant.max_bid + 1):
+            nb = button(str(n), lambda n=n: self.choose(n), font=24)
+            numbers.add_widget(nb)
+        box.add_widget(numbers)
+        row = BoxLayout(spacing=8)
+        row.add_widget(button(tr("Clear"), self.clear))
+        row.add_widget(button(tr("Cancel"), self.dismiss))
+        box.add_widget(row)
+        self.add_widget(box)
+        self._show()
+
+    def _show(self) -> None:
+        self.shown.text = "".join(SUIT_SYMBOL[c] for c in self.letters) + " …" * (3 - len(self.letters))
+
+    def tap_suit(self, letter: str) -> None:
+        self.letters += letter
+        self._show()
+        if len(self.letters) == 3:
+            self.choose(self.letters)
+
+    def clear(self) -> None:
+        self.letters = ""
+        self._show()
+
+    def choose(self, raw: str | int) -> None:
+        self.screen.set_bid(self.hand, raw)
+        self.dismiss()
+
+
+class TurnUpPad(ModalView):
+    """Original 99: the card turned up for trumps (rank and suit, or the joker)."""
+
+    def __init__(self, screen: DealScreen, **kwargs: Any) -> None:
+        super().__init__(size_hint=(0.9, 0.7), auto_dismiss=False, **kwargs)
+        self.screen, self.rank = screen, ""
+        box = BoxLayout(orientation="vertical", padding=10, spacing=8)
+        paint(box, PANEL)
+        box.add_widget(label(tr("Turned-up card"), font=24))
+        ranks = GridLayout(cols=5, spacing=6)
+        for rank in ("6", "7", "8", "9", "T", "J", "Q", "K", "A"):
+            ranks.add_widget(button("10" if rank == "T" else rank, lambda r=rank: self.pick_rank(r), font=22))
+        ranks.add_widget(button(tr("Joker"), lambda: self.done("X"), font=20))
+        box.add_widget(ranks)
+        suits = BoxLayout(spacing=8)
+        for letter in "CHSD":
+            suits.add_widget(button(SUIT_SYMBOL[letter], lambda s=letter: self.done(self.rank + s if self.rank
+                                                                                    else ""),
+                                    font=34, symbols=True, color=suit_colour(letter)))
+        box.add_widget(suits)
+        box.add_widget(button(tr("Cancel"), self.dismiss))
+        self.add_widget(box)
+
+    def pick_rank(self, rank: str) -> None:
+        self.rank = rank
+
+    def done(self, card: str) -> None:
+        if card:
+            self.screen.set_turn_up(card)
+            self.dismiss()
+
+
+class DealScreen(Screen):
+    def __init__(self, ui: ParlettUI, **kwargs: Any) -> None:
+        super().__init__(name="parlett-deal", **kwargs)
+        self.ui = ui
+        self.editing: int | None = None
+        self.bids: dict[str, str | int] = {}
+        self.offers: dict[str, Premium] = {}
+        self.tricks: dict[str, int] = {}
+        self.turn_up: str | None = None
+        self.chosen_trump: Trump | None = None
+        self.revealed = False  # hidden bids: shown once the players ask at the end of the deal
+        self.root_box = BoxLayout(orientation="vertical", padding=6, spacing=4)
+        paint(self.root_box)
+        self.add_widget(self.root_box)
+        self.bind(size=lambda *_: self.rebuild())
+
+    # -- starting -------------------------------------------------------------------------------
+    def new_deal(self) -> None:
+        self.editing = None
+        self._reset({}, {}, {}, None, None)
+
+    def edit(self, index: int) -> None:
+        """Correct deal ``index`` (0-based), prefilled with what was entered."""
+        deal = self.ui.session.sheet.deals[index]
+        e = deal.entry
+        self.editing = index
+        self._reset({h: b.to_json() for h, b in e.bids.items()}, dict(e.premiums), dict(e.tricks),
+                    str(e.turn_up) if e.turn_up else None, e.trump)
+        self.revealed = True
+
+    def _reset(self, bids: dict[str, str | int], offers: dict[str, Premium], tricks: dict[str, int],
+               turn_up: str | None, trump: Trump | None) -> None:
+        hands = self.ui.session_table().hands
+        self.bids, self.offers = dict(bids), dict(offers)
+        self.tricks = {h: tricks.get(h, 0) for h in hands}
+        self.turn_up, self.chosen_trump = turn_up, trump
+        self.revealed = False
+        self.rebuild()
+
+    # -- what the players tapped ----------------------------------------------------------------
+    def set_bid(self, hand: str, raw: str | int) -> None:
+        self.bids[hand] = raw
+        self.rebuild()
+
+    def cycle_premium(self, hand: str) -> None:
+        table = self.ui.session_table()
+        kinds: list[Premium | None] = [None, Premium.DECLARE]
+        if table.variant.can_reveal:
+            kinds.append(Premium.REVEAL)
+        now = self.offers.get(hand)
+        following = kinds[(kinds.index(now) + 1) % len(kinds)]
+        if following is None:
+            self.offers.pop(hand, None)
+        else:
+            self.offers[hand] = following
+        self.rebuild()
+
+    def change_tricks(self, hand: str, delta: int) -> None:
+        self.tricks[hand] = max(0, min(self.ui.session_table().variant.tricks, self.tricks[hand] + delta))
+        self.rebuild()
+
+    def set_turn_up(self, card: str) -> None:
+        self.turn_up = card
+        self.rebuild()
+
+    def choose_trump(self, trump: Trump | None) -> None:
+        self.chosen_trump = trump
+        self.rebuild()
+
+    def reveal_bids(self) -> None:
+        self.revealed = True
+        self.rebuild()
+
+    # -- derived --------------------------------------------------------------------------------
+    def premiums(self) -> dict[str, Premium]:
+        """The offers after the seed's priority (a reveal overcalls; the dealer's left first)."""
+        table = self.ui.session_table()
+        try:
+            return resolve_offers(self.offers, table.players, self.dealer(), table.variant)
+        except PremiumError:
+            return {}
+
+    def dealer(self) -> str:
+        sheet = self.ui.session.sheet
+        return sheet.deals[self.editing].dealer if self.editing is not None else sheet.next_dealer
+
+    def trump(self) -> Trump | None:
+        sheet = self.ui.session.sheet
+        if self.turn_up:
+            from rules.parlett.scoring import trump_of_turn_up
+
+            return trump_of_turn_up(parse_card(self.turn_up))
+        if self.chosen_trump is not None and self.premiums():
+            return self.chosen_trump
+        if self.editing is not None:
+            return sheet.deals[self.editing].trump
+        return sheet.next_trump
+
+    def tricks_total(self) -> int:
+        return sum(self.tricks.values())
+
+    def deal_json(self) -> dict[str, Any]:
+        deal: dict[str, Any] = {"bids": dict(self.bids)}
+        premiums = self.premiums()
+        if premiums:
+            deal["premium"] = {h: p.value for h, p in premiums.items()}
+        deal["tricks"] = dict(self.tricks)
+        if self.turn_up:
+            deal["turn_up"] = self.turn_up
+        if self.chosen_trump is not None and premiums:
+            deal["trump"] = self.chosen_trump.value
+        return deal
+
+    def problem(self) -> str | None:
+        """What still stops scoring, in the players' words (None: ready)."""
+        table = self.ui.session_table()
+        missing = [hand_name(h) for h in table.hands if h not in self.bids]
+        if missing:
+            return tr("Bids missing: {names}", names=", ".join(missing))
+        total, want = self.tricks_total(), table.variant.tricks
+        if total != want:
+            return tr("Tricks add up to {total}, not {want}", total=total, want=want)
+        if table.variant.name == "original" and not self.turn_up:
+            return tr("Enter the turned-up card")
+        return None
+
+    # -- drawing --------------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        if self.ui.session is None:
+            return
+        table = self.ui.session_table()
+        sheet = self.ui.session.sheet
+        portrait = self.height > self.width
+        box = self.root_box
+        box.clear_widgets()
+        number = (self.editing + 1) if self.editing is not None else len(sheet.deals) + 1
+        title = (tr("Correct deal {n}", n=number) if self.editing is not None
+                 else tr("Deal {n}", n=number))
+        header = BoxLayout(size_hint_y=None, height=96 if not portrait else 140, spacing=8,
+                           orientation="vertical" if portrait else "horizontal")
+        header.add_widget(label(title + "\n" + self.ui.progress_text(), font=18))
+        header.add_widget(label(tr("Dealer: {name}", name=self.dealer()), font=30, bold=True, color=ACCENT))
+        trump = self.trump()
+        trump_box = BoxLayout(spacing=4)
+        colour = suit_colour(trump.value) if trump is not None and trump.suit is not None else (1, 1, 1, 1)
+        trump_box.add_widget(label(trump_symbol(trump), font=48, symbols=True, color=colour,
+                                   size_hint_x=0.4))
+        trump_box.add_widget(label(trump_name(trump), font=24))
+        header.add_widget(trump_box)
+        box.add_widget(header)
+
+        hidden = table.options.hidden_bids and not self.revealed
+        premiums = self.premiums()
+        grid = GridLayout(cols=5, spacing=4)
+        for hand in table.hands:
+            grid.add_widget(label(hand_name(hand), font=22, shorten=True))
+            raw = self.bids.get(hand)
+            bid = parse_bid(raw, table.variant) if raw is not None else None
+            text = tr("hidden ✓") if hidden and raw is not None else bid_text(raw, bid)
+            b = button(text, lambda h=hand: BidPad(self, h).open(), font=22, symbols=True, markup=True)
+            b.hand = hand
+            b.role = "bid"
+            grid.add_widget(b)
+            if hand == DUMMY or not (table.variant.can_reveal or table.variant.many_declare):
+                grid.add_widget(label(""))
+            else:
+                offer = self.offers.get(hand)
+                if offer is None:
+                    text = tr("no premium")
+                else:
+                    text = tr("Declare") if offer is Premium.DECLARE else tr("Reveal")
+                    if hand not in premiums:
+                        text += " " + tr("(overcalled)")
+                pb = button(text, lambda h=hand: self.cycle_premium(h), font=17)
+                pb.hand, pb.role = hand, "premium"
+                grid.add_widget(pb)
+            tricks = BoxLayout(spacing=2)
+            minus = button("−", lambda h=hand: self.change_tricks(h, -1), font=26, symbols=True)
+            plus = button("+", lambda h=hand: self.change_tricks(h, 1), font=26)
+            minus.hand, minus.role, plus.hand, plus.role = hand, "minus", hand, "plus"
+            tricks.add_widget(minus)
+            tricks.add_widget(label(str(self.tricks[hand]), font=28))
+            tricks.add_widget(plus)
+            grid.add_widget(tricks)
+            made = bid is not None and not hidden and bid.fulfilled(self.tricks[hand])
+            grid.add_widget(label("✓" if made else "", font=30, color=GOOD, symbols=True, size_hint_x=0.3))
+        box.add_widget(grid)
+
+        extra = BoxLayout(size_hint_y=None, height=56, spacing=4)
+        if table.options.chosen_trumps and premiums:
+            extra.add_widget(label(tr("Declarer's trump:"), font=17))
+            choices = [Trump.CLUBS, Trump.HEARTS, Trump.SPADES, Trump.DIAMONDS]
+            if table.options.nines_as_trumps:
+                choices.append(Trump.NINES)
+            for t in choices:
+                tb = button(trump_symbol(t), lambda t=t: self.choose_trump(t), font=26, symbols=True,
+                            color=suit_colour(t.value) if t.suit else (1, 1, 1, 1))
+                tb.role = f"trump-{t.value}"
+                extra.add_widget(tb)
+        if table.variant.name == "original":
+            shown = self.turn_up or "?"
+            extra.add_widget(button(tr("Turned-up card: {card}", card=shown), lambda: TurnUpPad(self).open()))
+        if table.options.hidden_bids and not self.revealed:
+            extra.add_widget(button(tr("Show bids"), self.reveal_bids))
+        if extra.children:
+            box.add_widget(extra)
+
+        problem = self.problem()
+        check = tr("Tricks: {total} of {want}", total=self.tricks_total(), want=table.variant.tricks)
+        self.status = label(problem or check + "  ✓", font=20, color=WARNING if problem else GOOD,
+                            symbols=True, size_hint_y=None, height=34)
+        box.add_widget(self.status)
+        bottom = BoxLayout(size_hint_y=None, height=60, spacing=8)
+        bottom.add_widget(button(tr("Cancel"), self.ui.show_totals))
+        action = tr("Save correction") if self.editing is not None else tr("Score this deal")
+        self.score_button = button(action, self.submit, background_color=ACCENT, disabled=problem is not None)
+        bottom.add_widget(self.score_button)
+        box.add_widget(bottom)
+
+    def submit(self) -> None:
+        if self.problem() is not None:
+            return
+        try:
+            if self.editing is not None:
+                self.ui.session.correct_deal(self.editing, self.deal_json())
+            else:
+                self.ui.session.add_deal(self.deal_json())
+        except EntryRejected as exc:
+            self.status.text = str(exc)
+            self.status.color = WARNING
+            return
+        self.ui.after_change()

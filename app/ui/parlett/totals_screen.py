@@ -1,0 +1,121 @@
+"""Running totals big enough to read across a card table, the last deal's result, every deal
+for corrections, and the game and rubber progress."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+
+from app.i18n import tr
+from app.ui.parlett.common import (
+    ACCENT,
+    GOOD,
+    PANEL,
+    PLAYER_COLOURS,
+    button,
+    label,
+    paint,
+    trump_name,
+    trump_symbol,
+)
+from app.ui.parlett.deal_screen import hand_name
+
+if TYPE_CHECKING:
+    from app.ui.parlett import ParlettUI
+
+
+class TotalsScreen(Screen):
+    def __init__(self, ui: ParlettUI, **kwargs: Any) -> None:
+        super().__init__(name="parlett-totals", **kwargs)
+        self.ui = ui
+        self.root_box = BoxLayout(orientation="vertical", padding=6, spacing=6)
+        paint(self.root_box)
+        self.add_widget(self.root_box)
+        self.message = ""
+        self.bind(size=lambda *_: self.refresh())
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        session = self.ui.session
+        if session is None:
+            return
+        sheet = session.sheet
+        table = sheet.table
+        portrait = self.height > self.width
+        box = self.root_box
+        box.clear_widgets()
+        box.add_widget(label(self.ui.progress_text(), font=20, size_hint_y=None, height=34))
+
+        totals = GridLayout(cols=1 if portrait else len(table.hands), spacing=6,
+                            size_hint_y=0.9 if portrait else 0.55)
+        game = sheet.game_totals
+        rubber = sheet.rubber_totals
+        for index, hand in enumerate(table.hands):
+            cell = BoxLayout(orientation="horizontal" if portrait else "vertical", padding=4)
+            paint(cell, PANEL)
+            colour = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
+            cell.add_widget(label(hand_name(hand), font=24, color=colour, bold=True, shorten=True))
+            shown = game[hand] if sheet.uses_games else rubber[hand]
+            big = label(str(shown), font=56 if not portrait else 40, bold=True)
+            big.hand, big.role = hand, "total"
+            cell.add_widget(big)
+            if sheet.uses_games:
+                cell.add_widget(label(tr("rubber {points}", points=rubber[hand]), font=18))
+            totals.add_widget(cell)
+        box.add_widget(totals)
+
+        if sheet.deals:
+            last = sheet.deals[-1]
+            made = [hand_name(h) for h, ok in last.score.made.items() if ok]
+            text = tr("Deal {n}: made it: {names}", n=last.number, names=", ".join(made) or tr("nobody"))
+            text += "   " + "  ".join(f"{hand_name(h)} {v:+d}" for h, v in last.score.total.items())
+            box.add_widget(label(text, font=18, color=GOOD, size_hint_y=None, height=30, shorten=True))
+        if sheet.games and sheet.current_game_deals == ():
+            g = sheet.games[-1]
+            who = " & ".join(g.winners) or tr("a tie between the live players")
+            box.add_widget(label(tr("Game {n} won by {names}", n=g.number, names=who), font=22, color=ACCENT,
+                                 size_hint_y=None, height=34))
+
+        deals = GridLayout(cols=1, spacing=2, size_hint_y=None)
+        deals.bind(minimum_height=deals.setter("height"))
+        for d in reversed(sheet.deals):
+            scores = "  ".join(f"{hand_name(h)} {v:+d}" for h, v in d.score.total.items())
+            row = button(f"{d.number}. {d.dealer} · {trump_symbol(d.trump)}  {scores}",
+                         lambda i=d.number - 1: self.ui.correct(i), font=16, symbols=True,
+                         size_hint_y=None, height=48)
+            row.role, row.deal_index = "deal", d.number - 1
+            deals.add_widget(row)
+        if sheet.deals:
+            box.add_widget(label(tr("Tap a deal to correct it"), font=14, size_hint_y=None, height=20))
+        scroll = ScrollView(do_scroll_x=False)
+        scroll.add_widget(deals)
+        box.add_widget(scroll)
+        if self.message:
+            box.add_widget(label(self.message, font=15, size_hint_y=None, height=26, shorten=True))
+
+        bottom = GridLayout(cols=2 if portrait else 4, size_hint_y=None, height=124 if portrait else 64,
+                            spacing=4)
+        bottom.add_widget(button(tr("Home"), self.ui.go_home))
+        bottom.add_widget(button(tr("Chart"), lambda: self.ui.go("parlett-chart")))
+        bottom.add_widget(button(tr("Export"), self.export))
+        if sheet.over:
+            bottom.add_widget(button(tr("Result"), lambda: self.ui.go("parlett-winner"),
+                                     background_color=ACCENT))
+        else:
+            trump = sheet.next_trump
+            text = tr("Next deal: {dealer}, {trump}", dealer=sheet.next_dealer, trump=trump_name(trump))
+            nxt = button(text, self.ui.next_deal, background_color=ACCENT, font=17)
+            nxt.role = "next"
+            bottom.add_widget(nxt)
+        box.add_widget(bottom)
+
+    def export(self) -> None:
+        path = self.ui.session.export()
+        self.message = tr("Record saved: {path}", path=str(path))
+        self.refresh()

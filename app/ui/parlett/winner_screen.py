@@ -1,0 +1,52 @@
+"""The winner's screen when the rubber is over: winners, final totals, every game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from app.i18n import tr
+from app.ui.parlett.common import ACCENT, PLAYER_COLOURS, button, label, paint
+from app.ui.parlett.deal_screen import hand_name
+
+if TYPE_CHECKING:
+    from app.ui.parlett import ParlettUI
+
+
+class WinnerScreen(Screen):
+    def __init__(self, ui: ParlettUI, **kwargs: Any) -> None:
+        super().__init__(name="parlett-winner", **kwargs)
+        self.ui = ui
+        self.root_box = BoxLayout(orientation="vertical", padding=10, spacing=8)
+        paint(self.root_box)
+        self.add_widget(self.root_box)
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        sheet = self.ui.session.sheet
+        box = self.root_box
+        box.clear_widgets()
+        winners = " & ".join(sheet.winners)
+        text = tr("{names} wins the rubber!", names=winners) if len(sheet.winners) == 1 else tr(
+            "{names} share the rubber!", names=winners)
+        self.headline = label(text, font=40, bold=True, color=ACCENT, wrap=True)
+        box.add_widget(self.headline)
+        totals = sheet.rubber_totals
+        ranking = sorted(sheet.table.hands, key=lambda h: -totals[h])
+        for hand in ranking:
+            index = sheet.table.hands.index(hand)
+            box.add_widget(label(f"{hand_name(hand)}   {totals[hand]}", font=30,
+                                 color=PLAYER_COLOURS[index % len(PLAYER_COLOURS)]))
+        if sheet.games:
+            games = "   ".join(tr("Game {n}: {names}", n=g.number, names=" & ".join(g.winners) or "—")
+                               for g in sheet.games)
+            box.add_widget(label(games, font=18, wrap=True))
+        row = BoxLayout(size_hint_y=None, height=64, spacing=8)
+        row.add_widget(button(tr("Chart"), lambda: self.ui.go("parlett-chart")))
+        row.add_widget(button(tr("Deals"), self.ui.show_totals))
+        row.add_widget(button(tr("Home"), self.ui.go_home))
+        box.add_widget(row)

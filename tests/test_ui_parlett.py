@@ -1,0 +1,246 @@
+"""The Parlett score display headless: setup, deal entry, totals, corrections, chart, winner,
+resume after a crash, portrait, German. Screenshots land in test-artifacts/screens/parlett-*.png."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from app import i18n
+from app.config import Config
+from app.paths import default_database
+from app.speech import Announcer
+from app.store import GameStore
+from tests.ui_support import find, find_all, frames, frames_until, tap, walk
+
+pytestmark = pytest.mark.ui
+
+
+def build(store: GameStore | None = None) -> tuple[Any, Any, Any]:
+    from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+    from app.ui.context import AppContext
+    from app.ui.parlett import make_ui
+
+    manager = ScreenManager(transition=NoTransition())
+    ctx = AppContext(store=store or GameStore(default_database()), config=Config(),
+                     announcer=Announcer(enabled=True), manager=manager)
+    game_ui = make_ui()
+    game_ui.build(ctx)
+    return game_ui, ctx, manager
+
+
+def texts(root: Any) -> list[str]:
+    return [w.text for w in walk(root) if isinstance(getattr(w, "text", None), str)]
+
+
+def role(root: Any, name: str, hand: str | None = None) -> Any:
+    found = [w for w in walk(root) if getattr(w, "role", None) == name
+             and (hand is None or getattr(w, "hand", None) == hand)]
+    assert found, f"no widget with role {name} for {hand}"
+    return found[0]
+
+
+def enter_bid(manager: Any, hand: str, *, suits: str = "", number: int | None = None) -> None:
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    tap(role(manager.current_screen, "bid", hand))
+    frames_until(lambda: any(isinstance(w, ModalView) for w in Window.children))
+    pad = next(w for w in Window.children if isinstance(w, ModalView))
+    if number is not None:
+        tap(find(pad, text=str(number)))
+    for letter in suits:
+        tap(next(w for w in walk(pad) if getattr(w, "suit_letter", None) == letter))
+    frames_until(lambda: not any(isinstance(w, ModalView) for w in Window.children))
+
+
+def set_tricks(manager: Any, tricks: dict[str, int]) -> None:
+    screen = manager.current_screen
+    for hand, n in tricks.items():
+        while screen.tricks[hand] < n:
+            tap(role(screen, "plus", hand))
+        while screen.tricks[hand] > n:
+            tap(role(screen, "minus", hand))
+
+
+def start_three(ui: Any, manager: Any, game_ui: Any, **flags: bool) -> Any:
+    manager.current = game_ui.new_game_screen()
+    ui.show(manager)
+    setup = manager.current_screen
+    for field, name in zip(setup.inputs, ["Ann", "Ben", "Cat"], strict=True):
+        field.text = name
+    for key, value in flags.items():
+        setup.option_buttons[key].state = "down" if value else "normal"
+    tap(setup.dealer_button)
+    tap(setup.dealer_button)  # Cat deals first
+    frames(2)
+    return setup
+
+
+def test_setup_then_a_deal_tapped_in_is_committed_and_shown(ui: Any) -> None:
+    game_ui, ctx, manager = build()
+    setup = start_three(ui, manager, game_ui)
+    ui.screenshot("parlett-setup")
+    tap(setup.start_button)
+    assert manager.current == "parlett-deal"
+    deal = manager.current_screen
+    assert any("Dealer: Cat" in t for t in texts(deal)) and any("No trump" in t for t in texts(deal))
+    enter_bid(manager, "Ann", suits="CHS")
+    enter_bid(manager, "Ben", number=4)
+    enter_bid(manager, "Cat", suits="DDD")
+    tap(role(deal, "premium", "Ann"))
+    set_tricks(manager, {"Ann": 6, "Ben": 2})
+    assert "add up to 8, not 9" in deal.status.text and deal.score_button.disabled
+    set_tricks(manager, {"Cat": 1})
+    assert not deal.score_button.disabled
+    ui.screenshot("parlett-deal")
+    tap(deal.score_button)
+    assert manager.current == "parlett-totals"
+    stored = ctx.store.load(game_ui.session.game_id)
+    assert stored.actions == ({"bids": {"Ann": "CHS", "Ben": 4, "Cat": "DDD"}, "premium": {"Ann": "declare"},
+                               "tricks": {"Ann": 6, "Ben": 2, "Cat": 1}},)
+    totals = manager.current_screen
+    assert role(totals, "total", "Ann").text == "66"
+    assert any("made it: Ann" in t for t in texts(totals))
+    assert "Made it: Ann" in ctx.announcer.spoken
+    assert any("Next deal: Ann, Spades" in t for t in texts(totals))
+    ui.screenshot("parlett-totals")
+
+
+def test_premium_priority_reveal_overcalls_declare(ui: Any) -> None:
+    game_ui, _, manager = build()
+    tap(start_three(ui, manager, game_ui).start_button)
+    deal = manager.current_screen
+    tap(role(deal, "premium", "Ann"))  # Ann declares
+    tap(role(deal, "premium", "Ben"))
+    tap(role(deal, "premium", "Ben"))  # Ben reveals
+    assert deal.premiums() == {"Ben": deal.premiums()["Ben"]} and deal.premiums()["Ben"].value == "reveal"
+    assert "(overcalled)" in role(deal, "premium", "Ann").text
+
+
+def test_hidden_bids_stay_hidden_until_shown(ui: Any) -> None:
+    game_ui, _, manager = build()
+    tap(start_three(ui, manager, game_ui, hidden_bids=True).start_button)
+    deal = manager.current_screen
+    enter_bid(manager, "Ann", suits="CCC")
+    shown = role(deal, "bid", "Ann").text
+    assert "9" not in shown and "♣" not in shown
+    tap(find(deal, text="Show bids"))
+    assert "♣♣♣ = 9" in role(deal, "bid", "Ann").text
+
+
+def _play_deals(game_ui: Any, deals: list[dict[str, Any]]) -> None:
+    for d in deals:
+        game_ui.session.add_deal(d)
+
+
+BIG = {"bids": {"Ann": 9, "Ben": 0, "Cat": 0}, "premium": {"Ann": "reveal"},
+       "tricks": {"Ann": 9, "Ben": 0, "Cat": 0}}
+SMALL = {"bids": {"Ann": 3, "Ben": 3, "Cat": 3}, "tricks": {"Ann": 3, "Ben": 3, "Cat": 3}}
+
+
+def test_correcting_an_earlier_deal_rescores_everything_after_it(ui: Any) -> None:
+    game_ui, ctx, manager = build()
+    tap(start_three(ui, manager, game_ui).start_button)
+    _play_deals(game_ui, [SMALL, SMALL])
+    game_ui.show_totals()
+    frames(3)
+    assert game_ui.session.sheet.deals[1].trump.value == "C"
+    tap(next(w for w in walk(manager.current_screen) if getattr(w, "deal_index", None) == 0))
+    frames_until(lambda: manager.current == "parlett-deal")  # a ScrollView passes the tap on later
+    deal = manager.current_screen
+    assert deal.editing == 0 and deal.tricks == {"Ann": 3, "Ben": 3, "Cat": 3}
+    set_tricks(manager, {"Ann": 4, "Ben": 2})  # now only Cat made it: deal 2 is in spades
+    tap(deal.score_button)
+    assert manager.current == "parlett-totals"
+    sheet = game_ui.session.sheet
+    assert sheet.deals[1].trump.value == "S" and len(sheet.deals) == 2
+    stored = ctx.store.load(game_ui.session.game_id)
+    assert stored.actions[0]["tricks"] == {"Ann": 4, "Ben": 2, "Cat": 3} and len(stored.actions) == 2
+
+
+def test_game_progress_chart_and_winner_screen(ui: Any) -> None:
+    game_ui, ctx, manager = build()
+    tap(start_three(ui, manager, game_ui).start_button)
+    _play_deals(game_ui, [BIG, BIG])
+    game_ui.show_totals()
+    frames(3)
+    shown = texts(manager.current_screen)
+    assert any("Game 2 of 3" in t for t in shown) and any("Game 1 won by Ann" in t for t in shown)
+    tap(find(manager.current_screen, text="Chart"))
+    assert manager.current == "parlett-chart"
+    chart = manager.current_screen.chart
+    assert set(chart.lines) == {"Ann", "Ben", "Cat"}
+    ann, ben = chart.points_for(chart.series["Ann"]), chart.points_for(chart.series["Ben"])
+    assert len(ann) == 6 and ann[-1] > ben[-1]  # Ann's line ends higher
+    ui.screenshot("parlett-chart")
+    _play_deals(game_ui, [BIG] * 3)
+    game_ui.session.add_deal(BIG)
+    game_ui.after_change()
+    assert manager.current == "parlett-winner"
+    assert "Ann wins the rubber!" in manager.current_screen.headline.text
+    assert ctx.store.load(game_ui.session.game_id).status == "finished"
+    ui.screenshot("parlett-winner")
+
+
+def test_resume_after_a_crash_and_export_the_record(ui: Any, tmp_path: Any) -> None:
+    store = GameStore(default_database())
+    game_ui, _, manager = build(store)
+    tap(start_three(ui, manager, game_ui).start_button)
+    _play_deals(game_ui, [SMALL, BIG])
+    game_id = game_ui.session.game_id
+    ui.clear()
+    # a new app process: only the database survives
+    again, _, manager2 = build(GameStore(default_database()))
+    manager2.current = again.resume(game_id)
+    ui.show(manager2)
+    assert manager2.current == "parlett-totals"
+    assert role(manager2.current_screen, "total", "Ann").text == str(3 + 10 + 79)
+    path = again.session.export(tmp_path)
+    record = json.loads(path.read_text())
+    assert record["deals"] == [SMALL, BIG] and record["dealer"] == "Cat"
+    from rules.parlett.replay import replay_json
+
+    assert replay_json(record)["rubber"]["totals"]["Ann"] == 92
+
+
+def test_original_99_asks_for_the_turned_up_card(ui: Any) -> None:
+    game_ui, _, manager = build()
+    manager.current = game_ui.new_game_screen()
+    ui.show(manager)
+    setup = manager.current_screen
+    tap(next(w for w in setup.variant_row.children if w.variant == "original"))
+    tap(setup.start_button)
+    deal = manager.current_screen
+    for hand in ("Player 1", "Player 2", "Player 3"):
+        deal.set_bid(hand, 3)
+    set_tricks(manager, {"Player 1": 3, "Player 2": 3, "Player 3": 3})
+    assert "turned-up card" in deal.status.text and deal.score_button.disabled
+    deal.set_turn_up("KH")
+    assert deal.trump().value == "H" and not deal.score_button.disabled
+
+
+def test_portrait_layout_and_german(ui: Any) -> None:
+    i18n.set_language("de")
+    try:
+        game_ui, _, manager = build()
+        ui.resize(360, 600)  # portrait; the offscreen test surface draws at most 800x600
+        tap(start_three(ui, manager, game_ui).start_button)
+        deal = manager.current_screen
+        frames(3)
+        assert any("Geber: Cat" in t for t in texts(deal)) and any("Ohne Trumpf" in t for t in texts(deal))
+        ui.screenshot("parlett-deal-portrait-de")
+        _play_deals(game_ui, [SMALL])
+        game_ui.show_totals()
+        frames(3)
+        cells = find_all(manager.current_screen, lambda w: getattr(w, "role", None) == "total")
+        xs = {round(c.to_window(*c.center)[0]) for c in cells}
+        ys = {round(c.to_window(*c.center)[1]) for c in cells}
+        assert len(ys) == 3 and len(xs) == 1  # stacked, one above the other
+        assert all(c.to_window(*c.pos)[0] >= 0 and c.to_window(c.right, c.y)[0] <= 360 for c in cells)
+        ui.screenshot("parlett-totals-portrait-de")
+    finally:
+        i18n.set_language("en")
