@@ -178,3 +178,14 @@ def test_outputs_are_checked_too(tmp_path: Path, capsys: pytest.CaptureFixture[s
     path = write(tmp_path, "[outputs]\nbuzzer = 12\nplay_button = 12\n")
     status, _, err = run(capsys, str(path))
     assert status == 2 and "[outputs] play_button: pin 12 is already buzzer" in err
+
+
+def test_a_data_dir_that_disagrees_with_the_environment_is_pointed_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, '[app]\ndata_dir = "/var/lib/table99"\n')
+    monkeypatch.setenv("TABLE99_DATA_DIR", "/var/lib/table99/")
+    assert "and the app uses that" not in run(capsys, str(path))[1]
+    monkeypatch.setenv("TABLE99_DATA_DIR", str(tmp_path / "elsewhere"))
+    out = run(capsys, str(path))[1]
+    assert f"but $TABLE99_DATA_DIR is {tmp_path / 'elsewhere'}, and the app uses that" in out

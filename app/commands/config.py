@@ -116,6 +116,9 @@ def describe(config: Config, raw: Mapping[str, Any], sources: Mapping[str, Mappi
     ]
     if config.data_dir:
         lines.append(f"games kept in: {config.data_dir}")
+        env_dir = os.environ.get("TABLE99_DATA_DIR")
+        if env_dir and Path(env_dir) != Path(config.data_dir):
+            lines.append(f"  but $TABLE99_DATA_DIR is {env_dir}, and the app uses that")
     else:
         fallback = os.environ.get("TABLE99_DATA_DIR") or "$XDG_DATA_HOME/table99 (~/.local/share/table99)"
         lines.append(f"games kept in: {fallback}  (default)")
