@@ -152,3 +152,26 @@ def test_game_against_the_computer_with_keys(ui: Any, tmp_path: Path, monkeypatc
     assert name == "count99-computer"
     assert ctx.manager.get_screen(name).session.game.hands == session.game.hands
     frames(2)
+
+
+def test_the_count_keeper_in_german(ui: Any, tmp_path: Path) -> None:
+    from app import i18n
+
+    i18n.set_language("de")
+    try:
+        ctx, _ = build(ui, tmp_path)
+        setup = ctx.manager.get_screen("count99-setup")
+        assert setup.names.text == "Anna, Ben, Clara"
+        tap(button(setup, i18n.tr("Start")))
+        screen = ctx.manager.current_screen
+        tap(button(screen, "10"))
+        assert screen.message.text == "Wie zählt 10?"
+        tap(button(screen, "+10"))
+        tap(button(screen, "K"))
+        tap(button(screen, "Q"))
+        tap(button(screen, "3"))  # Anna: 30 -> 33
+        assert "Anna trifft 33!" in ctx.announcer.spoken[-1]
+        assert "Ben ist dran" in screen.status.turn_label.text
+        ui.screenshot("count99-table-german")
+    finally:
+        i18n.set_language("en")
