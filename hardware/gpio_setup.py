@@ -48,6 +48,7 @@ class MatrixWiring:
     rows: tuple[Any, ...] = (4, 5, 6, 12, 13, 16, 19, 20, 21, 26)
     columns: tuple[Any, ...] = (17, 27, 22, 23, 24, 25, 18, 7, 8, 9)
     active_low: bool = True
+    select_high: bool = False
     settle_time: float = 0.0
     check: Any = 10
 
@@ -93,7 +94,8 @@ def opener(wiring: Wiring, pin_factory: Any = None) -> Callable[[], SensorReader
         from hardware.matrix import SensorMatrix
 
         return MatrixReader(SensorMatrix(
-            wiring.rows, wiring.columns, active_low=wiring.active_low, settle_time=wiring.settle_time,
+            wiring.rows, wiring.columns, active_low=wiring.active_low, select_high=wiring.select_high,
+            settle_time=wiring.settle_time,
             check=wiring.check, pin_factory=pin_factory,
         ), has_check=wiring.check is not None)
 
@@ -125,7 +127,8 @@ class MockBoard:
             )
             self.sim.tied = {**dict.fromkeys(w.tied_low, False), **dict.fromkeys(w.tied_high, True)}
         else:
-            self.sim = MockMatrix(self.factory, w.rows, w.columns, active_low=w.active_low, check=w.check)
+            self.sim = MockMatrix(self.factory, w.rows, w.columns, active_low=w.active_low,
+                                  select_high=w.select_high, check=w.check)
 
     def opener(self) -> Callable[[], SensorReader]:
         return opener(self.wiring, self.factory)

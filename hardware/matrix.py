@@ -40,6 +40,9 @@ class SensorMatrix(CompositeDevice):  # type: ignore[misc]
     :param active_low: True (default) when the selected row is driven low and an active sensor
         pulls its column low against the column's pull-up; False for the mirror image (rows driven
         high, columns pulled down).
+    :param select_high: the GPIO level that selects a row; default ``not active_low``. Rows
+        switched through an inverting driver (a ULN2803A sinking each row to GND when its input is
+        high) use ``select_high=True`` with ``active_low=True`` columns.
     :param settle_time: seconds to wait after selecting a row before reading the columns.
     :param check: an optional pin wired through a diode to the first row line (see above).
     """
@@ -50,6 +53,7 @@ class SensorMatrix(CompositeDevice):  # type: ignore[misc]
         columns: Sequence[Any] = DEFAULT_COLUMNS,
         *,
         active_low: bool = True,
+        select_high: bool | None = None,
         settle_time: float = 0.0,
         check: Any = None,
         pin_factory: Any = None,
@@ -59,6 +63,7 @@ class SensorMatrix(CompositeDevice):  # type: ignore[misc]
         if settle_time < 0:
             raise ValueError("settle_time cannot be negative")
         self._active_low = active_low
+        self._select_high = (not active_low) if select_high is None else select_high
         self._settle_time = settle_time
         self._row_count = len(rows)
         self._column_count = len(columns)
@@ -67,7 +72,7 @@ class SensorMatrix(CompositeDevice):  # type: ignore[misc]
         try:
             for pin in rows:  # "on" = selected; idle rows sit at the inactive level
                 devices.append(DigitalOutputDevice(
-                    pin, active_high=not active_low, initial_value=False, pin_factory=pin_factory
+                    pin, active_high=self._select_high, initial_value=False, pin_factory=pin_factory
                 ))
             for pin in list(columns) + ([check] if check is not None else []):
                 devices.append(DigitalInputDevice(pin, pull_up=active_low, pin_factory=pin_factory))
@@ -94,7 +99,7 @@ class SensorMatrix(CompositeDevice):  # type: ignore[misc]
         self._check_open()
         active_level = not self._active_low
         for row in self._rows:
-            row.pin.state = self._active_low  # inactive level
+            row.pin.state = not self._select_high  # not selected
         mask = 0
         for c, column in enumerate(self._columns):
             if bool(column.pin.state) == active_level:
@@ -104,7 +109,7 @@ class SensorMatrix(CompositeDevice):  # type: ignore[misc]
     def read_mask(self) -> int:
         """Select each row in turn and read the columns; bit ``r * columns + c`` = active."""
         self._check_open()
-        selected = not self._active_low  # the level that selects a row
+        selected = self._select_high
         active_level = not self._active_low
         columns = [c.pin for c in self._columns]
         check = self._check.pin if self._check is not None else None

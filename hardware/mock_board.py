@@ -154,10 +154,11 @@ class MockMatrix(_SimulatedSensors):
 
     def __init__(
         self, factory: MockFactory, rows: Sequence[Any], columns: Sequence[Any], *,
-        active_low: bool = True, check: Any = None,
+        active_low: bool = True, select_high: bool | None = None, check: Any = None,
     ) -> None:
         super().__init__(len(rows) * len(columns))
         self.active_low = active_low
+        self.select_high = (not active_low) if select_high is None else select_high
         self.disconnected = False  # no row reaches the sensors
         self.shorted_columns: set[int] = set()  # column lines stuck at the active level
         self.row_pins = [factory.pin(p, pin_class=MockMatrixRowPin, matrix=self) for p in rows]
@@ -170,7 +171,7 @@ class MockMatrix(_SimulatedSensors):
         self.update()
 
     def _selected_rows(self) -> list[int]:
-        level = not self.active_low
+        level = self.select_high
         return [r for r, pin in enumerate(self.row_pins) if pin.function == "output" and pin.state == level]
 
     def update(self) -> None:

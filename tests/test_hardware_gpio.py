@@ -187,13 +187,18 @@ def open_matrix(factory: MockFactory, check: bool = True) -> tuple[MockMatrix, S
 
 
 @settings(max_examples=40)
-@given(st.sets(st.integers(0, 99)), st.booleans())
-def test_matrix_reads_every_sensor_without_ghosts(magnets: set[int], active_low: bool) -> None:
+@given(st.sets(st.integers(0, 99)), st.booleans(), st.booleans())
+def test_matrix_reads_every_sensor_without_ghosts(
+    magnets: set[int], active_low: bool, select_high: bool
+) -> None:
+    """Any pegs, any column level, rows selected directly or through an inverting driver."""
     factory = MockFactory()
     try:
-        sim = MockMatrix(factory, DEFAULT_ROWS, DEFAULT_COLUMNS, active_low=active_low, check=CHECK_PIN)
+        sim = MockMatrix(factory, DEFAULT_ROWS, DEFAULT_COLUMNS, active_low=active_low,
+                         select_high=select_high, check=CHECK_PIN)
         sim.set_magnets(magnets)
-        with SensorMatrix(active_low=active_low, check=CHECK_PIN, pin_factory=factory) as matrix:
+        with SensorMatrix(active_low=active_low, select_high=select_high, check=CHECK_PIN,
+                          pin_factory=factory) as matrix:
             assert set(bits(matrix.read_mask())) == magnets
             assert matrix.check_ok
             assert matrix.idle_columns() == 0

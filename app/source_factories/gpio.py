@@ -64,7 +64,8 @@ SPEC: dict[str, Key] = {
     # the diode matrix
     "row_pins": Key(list, list(MatrixWiring().rows), _pins(1)),
     "column_pins": Key(list, list(MatrixWiring().columns), _pins(1)),
-    "rows_active_low": Key(bool, True),
+    "columns_active_low": Key(bool, True),
+    "row_select_high": Key(bool, False),
     "settle_us": Key(int, 0, in_range(0, 10_000)),
     "check_pin": Key((int, str), 10, _pin),
     "no_check_pin": Key(bool, False),
@@ -108,8 +109,9 @@ def wiring_from(values: Mapping[str, Any], where: str) -> Wiring:
         raise ConfigError(f"{where} column_pins", f"{len(rows)} rows x {len(columns)} columns < 100 holes")
     if set(rows) & set(columns) or (check is not None and check in set(rows) | set(columns)):
         raise ConfigError(f"{where} check_pin", "rows, columns and the check pin must all be different pins")
-    return MatrixWiring(rows, columns, active_low=values["rows_active_low"],
-                        settle_time=values["settle_us"] / 1e6, check=check)
+    return MatrixWiring(rows, columns, active_low=values["columns_active_low"],
+                        select_high=values["row_select_high"], settle_time=values["settle_us"] / 1e6,
+                        check=check)
 
 
 def load_wiring_map(path: Path, inputs: int, where: str) -> WiringMap:
