@@ -175,3 +175,22 @@ def test_the_count_keeper_in_german(ui: Any, tmp_path: Path) -> None:
         ui.screenshot("count99-table-german")
     finally:
         i18n.set_language("en")
+
+
+def test_a_hand_of_thirteen_keeps_finger_sized_buttons(ui: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    from app.ui.count99.computer_screen import ComputerScreen
+
+    monkeypatch.setattr(ComputerScreen, "delay", 0)
+    ctx, _ = build(ui, tmp_path)
+    setup = ctx.manager.get_screen("count99-setup")
+    tap(button(setup, "Against the computer"))
+    for _ in range(10):
+        tap(setup.hand_size.plus)
+    assert setup.hand_size.value == 13
+    tap(button(setup, "Start"))
+    screen = ctx.manager.current_screen
+    frames(3)
+    hand = screen.hand_row.children
+    assert len(hand) == 13
+    assert all(b.width >= 48 and b.height >= 48 for b in hand), [tuple(b.size) for b in hand]
+    ui.screenshot("count99-computer-13-cards")

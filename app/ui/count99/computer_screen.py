@@ -14,6 +14,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from app.count99_game import ComputerGame, announcement
@@ -26,6 +27,7 @@ from rules.count99.errors import Count99Error
 
 NAME = "count99-computer"
 LOG_LINES = 7
+HAND_COLUMNS = 7
 
 
 class ComputerScreen(Screen):
@@ -47,7 +49,8 @@ class ComputerScreen(Screen):
         root.add_widget(right)
         self.log_label = Text("", font_size=sp(16), valign="bottom")
         right.add_widget(self.log_label)
-        self.hand_row = BoxLayout(size_hint_y=None, height=96, spacing=6)
+        # Up to 7 cards in a row; bigger hands (the seed allows 13) wrap so buttons stay finger-sized.
+        self.hand_row = GridLayout(cols=HAND_COLUMNS, size_hint_y=None, height=96, spacing=6)
         right.add_widget(self.hand_row)
         self.choice_bar = BoxLayout(size_hint_y=None, height=56, spacing=6)
         right.add_widget(self.choice_bar)
@@ -84,9 +87,13 @@ class ComputerScreen(Screen):
         table = session.table
         self.status.show(table, you=0)
         self.hand_row.clear_widgets()
+        cards = len(session.game.hands[0])
+        self.hand_row.cols = max(1, min(HAND_COLUMNS, cards))
+        self.hand_row.height = 96 if cards <= HAND_COLUMNS else 2 * 64 + 6
         mine = session.humans_turn() and self.pending is None
         for slot, card in enumerate(session.game.hands[0]):
-            button = Tap(f"{slot + 1}\n{card_name(card)}", lambda s=slot: self.play_slot(s), font_size=sp(22),
+            button = Tap(f"{slot + 1}\n{card_name(card)}", lambda s=slot: self.play_slot(s),
+                         font_size=sp(22 if cards <= HAND_COLUMNS else 17),
                          background_color=ACCENT if mine else (0.28, 0.30, 0.36, 1))
             button.disabled = not mine
             self.hand_row.add_widget(button)
