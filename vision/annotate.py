@@ -40,7 +40,7 @@ def annotate(frame: NDArray[np.uint8], result: FrameResult, profile: BoardProfil
     radius = max(3, int(pitch * 0.3))
     names = profile.letters()
     for (x, y), letter in zip(points, result.letters, strict=True):
-        centre = (int(round(x)), int(round(y)))
+        centre = (round(float(x)), round(float(y)))
         if letter == EMPTY:
             cv2.circle(out, centre, radius, (80, 200, 80), 1, cv2.LINE_AA)
         elif letter == UNSURE:

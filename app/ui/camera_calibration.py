@@ -1,0 +1,272 @@
+"""Camera calibration: touch the four corner holes, learn the empty board and each peg colour.
+
+The shell links this screen from settings when it imports (``make_screen``). The steps are
+:class:`vision.calibration_session.CalibrationSession` (UI-free, unit-tested); this screen shows
+the live camera picture with what the reader sees drawn on it, forwards touches on the picture
+and the buttons to the session, and saves the profile where ``[board.camera]`` reads it.
+
+The camera is opened when the screen is entered and released when it is left; frames are read
+on Kivy's clock (a calibration needs a live picture, not speed).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.graphics.texture import Texture
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.image import Image
+from kivy.uix.screenmanager import Screen
+
+from app.i18n import tr
+from app.source_factories.camera import profile_path
+from app.ui.widgets import ACCENT, Background, BigButton, WrapLabel, colour_name
+
+log = logging.getLogger(__name__)
+NAME = "camera_calibration"
+CORNER_WORDS = ("top left", "top right", "bottom right", "bottom left")
+
+
+def corner_word(index: int) -> str:
+    return [tr("top left"), tr("top right"), tr("bottom right"), tr("bottom left")][index]
+
+
+def message_text(key: str) -> str:
+    return {
+        "stickers-not-found": tr(
+            "The camera does not see the board's stickers. Check that all four are visible."
+        ),
+        "corner-noted": tr("Corner noted."),
+        "corners-set": tr("The four corner holes are set."),
+        "empty-learnt": tr("Empty holes learnt."),
+        "colour-learnt": tr("Colour learnt."),
+        "no-peg-seen": tr("No new peg was seen. Put one peg in any hole and try again."),
+        "not-calibrated": tr("Learn the empty board and at least one colour first."),
+        "saved": tr("Saved. The camera board is ready."),
+        "no-camera": tr("No camera picture: check the camera and [board.camera] in the config."),
+    }.get(key, key)
+
+
+class CameraCalibrationScreen(Screen):
+    def __init__(
+        self,
+        ctx: Any,
+        open_capture: Callable[[], Any] | None = None,
+        save_to: str | Path | None = None,
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("name", NAME)
+        super().__init__(**kwargs)
+        self.ctx = ctx
+        options = ctx.config.options_for("camera") if ctx is not None and ctx.config is not None else {}
+        self.save_to = Path(save_to) if save_to else profile_path(options)
+        self._open_capture = open_capture or self._capture_from_config(options)
+        self.capture: Any = None
+        self.frame: Any = None
+        self.session: Any = None
+        self._event: Any = None
+        self.message = ""
+        root = BoxLayout(orientation="horizontal", spacing=8, padding=8)
+        Background.paint(root)
+        self.picture = Image(size_hint_x=0.62, fit_mode="contain")
+        self.picture.bind(on_touch_down=self._on_picture_touch)
+        side = BoxLayout(orientation="vertical", spacing=8, size_hint_x=0.38)
+        self.title = WrapLabel(tr("Camera calibration"), bold=True)
+        self.instruction = WrapLabel("")
+        self.status = WrapLabel("", color=(0.95, 0.8, 0.4, 1))
+        self.primary = BigButton("", on_press=self.on_primary, background_color=ACCENT)
+        self.secondary = BigButton("", on_press=self.on_secondary)
+        self.back = BigButton(tr("Back"), on_press=self.leave)
+        for widget in (self.title, self.instruction, self.status):
+            side.add_widget(widget)
+        side.add_widget(BoxLayout())  # pushes the buttons down
+        for button in (self.primary, self.secondary, self.back):
+            side.add_widget(button)
+        root.add_widget(self.picture)
+        root.add_widget(side)
+        self.add_widget(root)
+        self._new_session()
+
+    @staticmethod
+    def _capture_from_config(options: Any) -> Callable[[], Any]:
+        def open_it() -> Any:
+            from vision.capture import open_capture
+
+            spec = str(options.get("camera", "picamera"))
+            return open_capture(
+                spec, width=int(options.get("width", 1280)), height=int(options.get("height", 960))
+            )
+
+        return open_it
+
+    def _new_session(self) -> None:
+        from vision.calibration_session import CalibrationSession
+        from vision.profile import ProfileError, default_profile, load_profile
+
+        profile = default_profile()
+        if self.save_to.exists():
+            try:
+                profile = load_profile(self.save_to)
+            except ProfileError as exc:
+                log.warning("ignoring the unreadable camera profile: %s", exc)
+        self.session = CalibrationSession(profile)
+        self.message = ""
+        self.refresh()
+
+    # -- camera ------------------------------------------------------------------------------
+    def on_enter(self, *args: Any) -> None:
+        self.start_camera()
+
+    def on_leave(self, *args: Any) -> None:
+        self.stop_camera()
+
+    def start_camera(self) -> None:
+        from vision.capture import CaptureError
+
+        if self.capture is None:
+            try:
+                self.capture = self._open_capture()
+            except CaptureError as exc:
+                log.warning("camera calibration: %s", exc)
+                self.message = "no-camera"
+                self.refresh()
+                return
+        if self._event is None:
+            self._event = Clock.schedule_interval(lambda _dt: self.next_frame(), 1 / 10)
+        self.next_frame()
+
+    def stop_camera(self) -> None:
+        if self._event is not None:
+            self._event.cancel()
+            self._event = None
+        if self.capture is not None:
+            self.capture.close()
+            self.capture = None
+
+    def next_frame(self) -> None:
+        """Read a frame and show it with the reader's view drawn on it."""
+        if self.capture is None:
+            return
+        frame = self.capture.read()
+        if frame is None:
+            return
+        self.frame = frame
+        self._show(self._annotated(frame))
+
+    def _annotated(self, frame: Any) -> Any:
+        from vision.annotate import annotate
+        from vision.reader import read_image
+
+        profile = self.session.profile
+        try:
+            if profile.calibrated:
+                return annotate(frame, read_image(frame, profile), profile)
+            result = read_image(frame, profile)
+            result.letters = ["." for _ in result.letters]
+            return annotate(frame, result, profile)
+        except Exception:  # no stickers in view: show the bare picture
+            return frame
+
+    def _show(self, frame: Any) -> None:
+        import cv2
+
+        rgb = cv2.cvtColor(frame, cv2.COLOR_BGR2RGB)[::-1]
+        height, width = rgb.shape[:2]
+        texture = Texture.create(size=(width, height), colorfmt="rgb")
+        texture.blit_buffer(rgb.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+        self.picture.texture = texture
+
+    # -- touches and buttons -----------------------------------------------------------------
+    def picture_to_frame(self, x: float, y: float) -> tuple[float, float] | None:
+        """Window coordinates of a touch -> pixel of the frame (None outside the picture)."""
+        if self.frame is None:
+            return None
+        height, width = self.frame.shape[:2]
+        scale = min(self.picture.width / width, self.picture.height / height)
+        left = self.picture.x + (self.picture.width - width * scale) / 2
+        bottom = self.picture.y + (self.picture.height - height * scale) / 2
+        fx, fy = (x - left) / scale, height - (y - bottom) / scale
+        if not (0 <= fx < width and 0 <= fy < height):
+            return None
+        return fx, fy
+
+    def _on_picture_touch(self, _widget: Any, touch: Any) -> bool:
+        from vision.calibration_session import Step
+
+        if not self.picture.collide_point(*touch.pos) or self.session.step is not Step.CORNERS:
+            return False
+        point = self.picture_to_frame(*touch.pos)
+        if point is None:
+            return False
+        self.message = self.session.touch_corner(self.frame, *point).message
+        self.refresh()
+        return True
+
+    def on_primary(self) -> None:
+        from vision.calibration_session import Step
+
+        step = self.session.step
+        if self.frame is None and step in (Step.EMPTY, Step.COLOUR):
+            self.message = "no-camera"
+        elif step is Step.CORNERS:
+            self.session.keep_corners()
+            self.message = ""
+        elif step is Step.EMPTY:
+            self.message = self.session.learn_empty(self.frame).message
+        elif step is Step.COLOUR:
+            self.message = self.session.learn_colour(self.frame).message
+        elif step is Step.DONE:
+            self.message = self.session.save(self.save_to).message
+        self.refresh()
+
+    def on_secondary(self) -> None:
+        from vision.calibration_session import Step
+
+        if self.session.step is Step.COLOUR:
+            self.session.skip_colour()
+        else:
+            self._new_session()  # start again
+        self.refresh()
+
+    def leave(self) -> None:
+        self.stop_camera()
+        if self.ctx is not None and getattr(self.ctx, "manager", None) is not None:
+            self.ctx.go("home")
+
+    def refresh(self) -> None:
+        from vision.calibration_session import Step
+
+        session = self.session
+        step = session.step
+        self.status.text = message_text(self.message) if self.message else ""
+        self.secondary.text = tr("Start again")
+        if step is Step.CORNERS:
+            index = len(session.corners)
+            self.instruction.text = tr(
+                "Touch the {corner} corner hole on the picture ({n} of 4), or keep the holes as they are.",
+                corner=corner_word(index),
+                n=index + 1,
+            )
+            self.primary.text = tr("Keep the holes")
+        elif step is Step.EMPTY:
+            self.instruction.text = tr("Take every peg off the board, then tap Learn.")
+            self.primary.text = tr("Learn")
+        elif step is Step.COLOUR:
+            _letter, name = session.current_colour
+            self.instruction.text = tr(
+                "Put one {colour} peg in any hole, then tap Learn.", colour=colour_name(name)
+            )
+            self.primary.text = tr("Learn")
+            self.secondary.text = tr("Skip this colour")
+        else:
+            learnt = ", ".join(colour_name(n) for n in session.learnt) or "-"
+            self.instruction.text = tr("Colours learnt: {colours}. Tap Save to use them.", colours=learnt)
+            self.primary.text = tr("Save")
+
+
+def make_screen(ctx: Any) -> CameraCalibrationScreen:
+    return CameraCalibrationScreen(ctx)

@@ -1,0 +1,195 @@
+"""Every stage of the camera pipeline on rendered pictures: locate, sample, classify, hold back."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.render_board import (
+    SMALL,
+    Hand,
+    Scene,
+    calibrated_profile,
+    camera_from_board,
+    hand_sequence,
+    render,
+    small_profile,
+    truth_letters,
+)
+from vision.classify import Classifier, hole_features, learn_model
+from vision.markers import MarkerFinder, image_from_grid
+from vision.profile import UNSURE, default_profile
+from vision.reader import BoardReader, read_image
+from vision.sampling import Sampler, hole_grid_points, homography_from_corners, project
+from vision.stability import Stabiliser
+
+PEGS = {0: "red", 9: "blue", 45: "green", 90: "yellow", 99: "red", 54: "blue"}
+
+
+def true_hole_pixels(scene: Scene) -> np.ndarray:
+    board = hole_grid_points(10, 10) * 25.0  # the default profile: 25 mm between holes
+    return project(camera_from_board(scene), board)
+
+
+@pytest.mark.parametrize(
+    "scene",
+    [
+        Scene(size=SMALL),
+        Scene(size=SMALL, tilt=0.7, rotation=-10, shift=(12, -8)),
+        Scene(size=SMALL, covered_marker=2, rotation=6),
+    ],
+    ids=["straight", "oblique-nudged", "covered-sticker"],
+)
+def test_the_stickers_locate_every_hole_within_a_tenth_of_a_pitch(scene: Scene) -> None:
+    profile = default_profile()
+    frame = render(scene)
+    found = MarkerFinder().find(frame)
+    if scene.covered_marker is not None:
+        assert scene.covered_marker not in found and len(found) == 3
+    h = image_from_grid(found, profile)
+    assert h is not None
+    got = project(h, hole_grid_points(10, 10))
+    want = true_hole_pixels(scene)
+    pitch = np.linalg.norm(want[1] - want[0])
+    assert np.abs(got - want).max() < 0.1 * pitch
+
+
+def test_one_sticker_is_not_enough_to_locate_the_board() -> None:
+    assert image_from_grid({0: np.zeros((4, 2))}, default_profile()) is None
+
+
+def test_sampling_takes_the_median_colour_of_each_hole_and_gap() -> None:
+    sampler = Sampler(3, 4)
+    h = homography_from_corners([(40, 30), (340, 30), (340, 230), (40, 230)], 3, 4)  # 100 px pitch
+    image = np.full((300, 400, 3), 200, np.uint8)
+    image[100:160, 110:170] = (0, 0, 255)  # a red square on hole (1, 1) at pixel (140, 130)
+    samples = sampler.sample(image, h)
+    assert samples.holes.shape == (12, 3) and samples.gaps.shape == (20, 3)
+    assert tuple(samples.holes[5]) == (0, 0, 255)
+    assert all(tuple(samples.holes[i]) == (200, 200, 200) for i in range(12) if i != 5)
+    assert np.all(samples.gaps == 200)
+
+
+@given(st.floats(0.5, 2.0), st.floats(0.7, 1.4), st.floats(0.7, 1.4))
+def test_features_do_not_change_when_the_light_does(gain: float, warm_r: float, warm_b: float) -> None:
+    rng = np.random.default_rng(0)
+    holes = rng.uniform(40, 120, (12, 3)).astype(np.float32)
+    gaps = rng.uniform(80, 120, (20, 3)).astype(np.float32)
+    light = np.array([warm_b, 1.0, warm_r], np.float32) * gain
+    before = hole_features(holes, gaps, 3, 4)
+    after = hole_features(holes * light, gaps * light, 3, 4)
+    # only the small offset inside the log (which damps noise in the dark) differs
+    assert np.abs(before - after).max() < 0.16
+
+
+def test_a_colour_never_calibrated_is_unsure_not_guessed() -> None:
+    full = small_profile()
+    without_green = full.with_models(full.empty, [c for c in full.colours if c.name != "green"])
+    scene = Scene(size=SMALL, pegs=PEGS)
+    result = read_image(render(scene), without_green)
+    assert result.letters[45] == UNSURE
+    assert [i for i, letter in enumerate(result.letters) if letter not in (".", UNSURE)] == [0, 9, 54, 90, 99]
+
+
+def test_classifier_confidence_and_distance() -> None:
+    empty = learn_model(".", "empty", np.zeros((5, 3)))
+    red = learn_model("R", "red", np.array([[1.0, -1.0, -1.0]]))
+    c = Classifier(empty, [red])
+    result = c.classify(np.array([[0, 0, 0], [1, -1, -1], [0.5, -0.5, -0.5], [5, 5, 5]], dtype=np.float64))
+    assert result.letters == [".", "R", UNSURE, UNSURE]
+    assert result.confidence[0] > 0.99 and result.confidence[3] == 0
+
+
+HARD = [
+    Scene(size=SMALL, pegs=PEGS, tilt=0.6, rotation=8, light=0.6, gradient=0.7, noise=4, jpeg=60),
+    Scene(size=SMALL, pegs=PEGS, warmth=0.7, light=1.25, blur=1.2, glare=0.3, seed=3),
+    Scene(size=SMALL, pegs=PEGS, warmth=-0.7, covered_marker=0, shift=(-14, 10), jpeg=70, seed=4),
+]
+
+
+@pytest.mark.parametrize("scene", HARD, ids=["dim-oblique-noisy", "warm-glare-blur", "cool-nudged-covered"])
+def test_hard_pictures_are_read_without_a_wrong_hole(scene: Scene) -> None:
+    result = read_image(render(scene), small_profile())
+    truth = truth_letters(scene)
+    wrong = [
+        (i, got, want)
+        for i, (got, want) in enumerate(zip(result.letters, truth, strict=True))
+        if got not in (UNSURE, want)
+    ]
+    assert wrong == []
+    assert len(result.unsure) <= 3
+
+
+def test_a_profile_calibrated_at_another_resolution_still_reads() -> None:
+    profile = calibrated_profile(Scene(size=(1280, 960)))
+    scene = Scene(size=SMALL, pegs=PEGS, tilt=0.3)
+    assert read_image(render(scene), profile).letters == truth_letters(scene)
+
+
+# -- holding back -----------------------------------------------------------------------------
+@given(st.lists(st.tuples(st.sampled_from(["a", "b"]), st.booleans()), max_size=40), st.integers(1, 5))
+def test_the_stabiliser_releases_only_after_enough_still_agreeing_frames(
+    frames: list[tuple[str, bool]], need: int
+) -> None:
+    stabiliser = Stabiliser(need)
+    released = []
+    for i, (board, moving) in enumerate(frames):
+        out = stabiliser.update([board], moving)
+        if out is not None:
+            window = frames[i - need + 1 : i + 1] if i + 1 >= need else []
+            assert len(window) == need and all(b == board and not m for b, m in window)
+            assert not released or released[-1] != out
+            released.append(out)
+
+
+def test_the_reader_waits_for_still_frames_and_ignores_a_passing_hand() -> None:
+    profile = small_profile()
+    board = Scene(size=SMALL, pegs={12: "red"}, noise=2)
+    reader = BoardReader(profile, still_frames=3)
+    results = [reader.process(render(replace(board, frame=i))) for i in range(4)]
+    assert [r.released is not None for r in results] == [False, False, False, True]
+    hand = [
+        reader.process(render(replace(board, hand=Hand(100 + 25 * k, 150), frame=10 + k))) for k in range(3)
+    ]
+    assert all(r.released is None for r in hand) and all(r.moving for r in hand)
+
+
+def test_no_false_play_while_a_hand_passes_and_rests_and_the_new_peg_is_read() -> None:
+    rng = np.random.default_rng(7)
+    scenes, truths = hand_sequence(rng)
+    scenes = [replace(s, size=SMALL, covered_marker=None) for s in scenes]
+    reader = BoardReader(small_profile())
+    released = []
+    for scene, truth in zip(scenes, truths, strict=True):
+        result = reader.process(render(scene))
+        if result.released is not None:
+            released.append(result.released)
+            assert all(got in (".", UNSURE, want) for got, want in zip(result.released, truth, strict=True))
+    assert list(released[-1]) == truths[-1]
+
+
+def test_a_nudged_board_is_found_again_and_read_the_same() -> None:
+    reader = BoardReader(small_profile(), still_frames=2)
+    board = Scene(size=SMALL, pegs=PEGS)
+    for i in range(3):
+        reader.process(render(replace(board, frame=i)))
+    first = reader.stabiliser.released
+    nudged = replace(board, shift=(15, -12), rotation=4)
+    results = [reader.process(render(replace(nudged, frame=10 + i))) for i in range(5)]
+    assert results[0].moving
+    assert reader.stabiliser.released == first == tuple(truth_letters(board))
+
+
+def test_the_light_changing_during_a_game_changes_no_reading() -> None:
+    reader = BoardReader(small_profile(), still_frames=2)
+    board = Scene(size=SMALL, pegs=PEGS)
+    released = []
+    for i, light in enumerate([1.0, 1.0, 1.0, 0.9, 0.8, 0.7, 0.7, 0.7, 0.75, 0.8]):
+        result = reader.process(render(replace(board, light=light, gradient=0.3 * (1 - light), frame=i)))
+        if result.released is not None:
+            released.append(result.released)
+    assert released == [tuple(truth_letters(board))]
