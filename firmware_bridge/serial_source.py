@@ -296,7 +296,8 @@ class SerialBoardSource(BoardSource):
             self._ever_connected = True
             self.stats.sessions += 1
             self.last_board_error = None
-            self._set_health(SourceHealth(HealthState.CONNECTED, f"{board.name} on {self.port}"))
+            version = f"protocol {board.major}.{board.minor}"
+            self._set_health(SourceHealth(HealthState.CONNECTED, f"{board.name} on {self.port} ({version})"))
             changed = True
         if changed:
             self.stats.readings += 1

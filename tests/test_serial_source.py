@@ -308,3 +308,37 @@ def test_no_exception_ever_escapes_the_driver() -> None:
         assert source.health.state is HealthState.STARTING
         assert "retrying" in source.health.detail
     assert source.health.state is HealthState.STOPPED
+
+
+def test_stale_contradicting_and_previous_boot_snapshots_are_dropped(
+    source: SerialBoardSource, emulator: BoardEmulator, seen: Recorder
+) -> None:
+    """Frames that pass the CRC but cannot be the board now: an older sequence, the same sequence
+    with another board, or a boot the board has left. None of them becomes a reading."""
+    emulator.baud = 0
+    source.heartbeat_timeout = 5.0
+    connect(source, emulator, seen)
+    emulator.set_pegs({1})
+    seen.wait_board({1})
+    emulator.freeze()
+    boot, sequence = emulator.core.boot_id, emulator.core.sequence
+    readings = len(seen.readings)
+    emulator.inject(p.frame(p.Snapshot(boot, sequence - 1, 100, [2])))  # older
+    emulator.inject(p.frame(p.Snapshot(boot, sequence, 100, [3])))  # same number, other board
+    emulator.inject(p.frame(p.Snapshot(boot ^ 1, sequence + 5, 100, [4])))  # another boot
+    emulator.inject(p.frame(p.Snapshot(boot, sequence + 1, 100, [1, 5])))  # a real change, last
+    emulator.history.append(frozenset({1, 5}))
+    seen.wait_board({1, 5})
+    assert len(seen.readings) == readings + 1
+    assert source.stats.stale_snapshots >= 2 and source.stats.contradictions == 1
+    assert_never_wrong(seen, emulator)
+
+
+def test_a_newer_minor_version_is_accepted_and_named(link: Path, seen: Recorder,
+                                                     source: SerialBoardSource) -> None:
+    with BoardEmulator(link=link, heartbeat_ms=50, minor=7) as newer_board:
+        source.start()
+        newer_board.set_pegs({3})
+        seen.wait_board({3})
+        assert source.board is not None and (source.board.major, source.board.minor) == (1, 7)
+        assert "protocol 1.7" in source.health.detail
