@@ -197,3 +197,14 @@ def test_holding_bootsel_hands_the_board_back_to_the_repl(micropython: Path) -> 
     """)
     assert b"(BOOTSEL held): REPL" in out
     assert out.rstrip().endswith(b"RESULT safe mode")  # not after 5000 steps ran out (None)
+
+
+def test_a_wrong_hole_map_stops_the_firmware_with_a_clear_error(micropython: Path) -> None:
+    out = run_mp(micropython, """
+        import mp_harness as h
+        try:
+            h.chain_board(HOLE_OF_INPUT=[0, 1, 2])
+        except ValueError as exc:
+            print("ERROR", exc)
+    """)
+    assert b"ERROR hole_of_input has 3 entries for 104 inputs" in out
