@@ -106,3 +106,21 @@ def test_replay_of_an_invalid_record_exits_2_naming_round_and_play(tmp_path: Pat
     done = table99("replay", str(path), "--json")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "round 1, play 3: it is Cat's turn, not Ann's" in done.stderr
+
+
+def test_quit_and_resume_the_same_game(tmp_path: Path) -> None:
+    first = table99("play", "count99", "--seed", "9", "--variant", "rs-games", stdin="1\nh\nq\n")
+    saved = [line for line in first.stdout.splitlines() if line.startswith("Game ")]
+    assert saved and "--resume" in saved[0], first.stdout
+    game_id = saved[0].split()[1]
+    hand = [line for line in first.stdout.splitlines() if line.startswith("Your hand")][-1]
+    again = table99("play", "count99", "--resume", game_id, stdin="h\nq\n")
+    assert again.returncode == 0, again.stderr
+    assert f"Resuming game {game_id}: round 1." in again.stdout
+    assert "RS Games rules" in again.stdout
+    assert again.stdout.splitlines().count(hand) >= 1, (hand, again.stdout)
+
+
+def test_resume_of_an_unknown_game_exits_2() -> None:
+    done = table99("play", "count99", "--resume", "4242", stdin="")
+    assert done.returncode == 2 and "there is no game 4242" in done.stderr

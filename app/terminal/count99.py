@@ -14,17 +14,18 @@ Input is read a line at a time, so it works the same typed or piped (the tests p
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections.abc import Iterator
 from typing import TextIO
 
+from app.count99_game import KIND, ComputerGame
 from app.count99_text import card_name, describe, direction_name, hand_text, tokens_text, variant_name
 from app.i18n import set_language, tr
+from app.paths import default_database
+from app.store import GameStore, StoreError
 from rules.count99.cards import Variant, choices_for
-from rules.count99.deal import CardGame
 from rules.count99.errors import Count99Error
-from rules.count99.players import LEVELS, make_player, play_until_human
+from rules.count99.players import LEVELS
 from rules.count99.table import Setup
 
 
@@ -38,17 +39,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="shuffle seed, for a repeatable game")
     parser.add_argument("--name", default="You", help="your name in the game record")
     parser.add_argument("--language", choices=["en", "de"], default="en")
+    parser.add_argument("--resume", type=int, default=None, metavar="ID",
+                        help="continue a stored game (its number is said when you quit)")
 
 
 class TerminalGame:
     """One game: the human sits in seat 0, computers in the other seats."""
 
-    def __init__(self, game: CardGame, level: str, out: TextIO) -> None:
-        self.game = game
+    def __init__(self, session: ComputerGame, out: TextIO) -> None:
+        self.session = session
+        self.game = session.game  # read-only use; every change goes through the session (stored)
         self.out = out
-        self.computers = {
-            seat: make_player(level, game.seed * 101 + seat) for seat in range(1, len(game.setup.players))
-        }
         self._prompted_at: list[dict[str, object]] | None = None
 
     def say(self, line: str) -> None:
@@ -61,15 +62,18 @@ class TerminalGame:
                 self.say(text)
 
     def run(self, lines: Iterator[str]) -> int:
-        self.report(play_until_human(self.game, self.computers))
+        self.report(self.session.opening)
+        self.report(self.run_computers())
         while not self.game.table.over:
             if self.game.actions != self._prompted_at:
                 self.prompt_turn()
             line = next(lines, None)
             if line is None:
                 self.say(tr("Input ended; the game is left unfinished."))
+                self.say_saved()
                 return 0
             if not self.handle(line, lines):
+                self.say_saved()
                 self.say(tr("Goodbye."))
                 return 0
         return 0
@@ -120,7 +124,7 @@ class TerminalGame:
         if not self.game.can_draw(0):
             self.say(tr("Your hand is full."))
             return
-        self.report(self.game.draw(0))
+        self.report(self.session.draw())
 
     def play(self, command: str, lines: Iterator[str]) -> None:
         parts = command.split()
@@ -151,14 +155,24 @@ class TerminalGame:
                     return
                 answer = answer.strip()
         try:
-            events = self.game.play(0, slot, choice)
+            events = self.session.play(slot, choice)
         except Count99Error as exc:
             self.say(tr("Not allowed: {reason}", reason=str(exc)))
             return
         self.report(events)
         if self.game.manual_draw and not self.game.table.over and self.game.can_draw(0):
             self.wait_for_draw(lines)
-        self.report(play_until_human(self.game, self.computers))
+        self.report(self.run_computers())
+
+    def run_computers(self) -> list[object]:
+        events: list[object] = []
+        while not self.game.table.over and not self.session.humans_turn():
+            events += self.session.computer_step()
+        return events
+
+    def say_saved(self) -> None:
+        self.say(tr("Game {id} is saved. Continue it with: table99 play count99 --resume {id}",
+                    id=self.session.game_id))
 
     def wait_for_draw(self, lines: Iterator[str]) -> None:
         """Manual draw: the others wait for one key, so forgetting to draw is the player's choice."""
@@ -187,30 +201,53 @@ def parse_choice(card: str, answer: str | None) -> int | None:
     return {"+": 10, "-": -10, "10": 10, "+10": 10, "-10": -10, "plus": 10, "minus": -10}.get(answer)
 
 
+def open_session(args: argparse.Namespace, store: GameStore) -> ComputerGame:
+    """A new stored game from the arguments, or the stored one ``--resume`` names."""
+    if args.resume is not None:
+        try:
+            stored = store.load(args.resume)
+        except KeyError:
+            raise Count99Error(tr("there is no game {id}", id=args.resume)) from None
+        if stored.kind != KIND or stored.setup.get("mode") != "computer":
+            raise Count99Error(tr("game {id} is not a Ninety Nine game against the computer", id=args.resume))
+        if stored.status != "playing":
+            raise Count99Error(tr("game {id} is already over", id=args.resume))
+        return ComputerGame.load(store, args.resume)
+    if not 1 <= args.opponents <= 7:
+        raise Count99Error(tr("--opponents must be 1 to 7"))
+    names = (args.name, *(tr("Computer {n}", n=n) for n in range(1, args.opponents + 1)))
+    setup = Setup(Variant(args.variant), names, tokens=args.tokens, hand_size=args.hand_size)
+    return ComputerGame.create(store, setup, level=args.level, manual_draw=args.manual_draw, seed=args.seed)
+
+
 def main(args: argparse.Namespace) -> int:
     set_language(args.language)
-    if not 1 <= args.opponents <= 7:
-        print(tr("table99 play count99: --opponents must be 1 to 7"), file=sys.stderr)
-        return 2
-    names = (args.name, *(tr("Computer {n}", n=n) for n in range(1, args.opponents + 1)))
-    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     try:
-        setup = Setup(Variant(args.variant), names, tokens=args.tokens, hand_size=args.hand_size)
-        game = CardGame(setup, seed=seed, manual_draw=args.manual_draw)
-    except Count99Error as exc:
+        store = GameStore(default_database())
+        session = open_session(args, store)
+    except (Count99Error, StoreError) as exc:
         print(f"table99 play count99: {exc}", file=sys.stderr)
         return 2
     out = sys.stdout
-    draw = tr("You draw cards yourself with D.") if args.manual_draw else tr("Cards are drawn automatically.")
+    setup = session.setup
+    manual = session.game.manual_draw
+    draw = tr("You draw cards yourself with D.") if manual else tr("Cards are drawn automatically.")
     print(tr("Ninety Nine, {variant} rules, against {n} computer players ({level}).",
-             variant=variant_name(args.variant), n=args.opponents, level=args.level), file=out)
-    print(tr("{tokens} tokens each, {cards} cards in hand. {draw}", tokens=args.tokens,
-             cards=args.hand_size, draw=draw), file=out)
+             variant=variant_name(setup.variant.value), n=len(setup.players) - 1, level=session.level),
+          file=out)
+    print(tr("{tokens} tokens each, {cards} cards in hand. {draw}", tokens=setup.tokens,
+             cards=setup.hand_size, draw=draw), file=out)
+    if args.resume is not None:
+        table = session.table
+        print(tr("Resuming game {id}: round {n}.", id=session.game_id, n=table.round_no), file=out)
+        print(tokens_text(setup, table.tokens, you=0), file=out)
     print(tr("Type ? for help, Q to quit."), file=out)
-    session = TerminalGame(game, args.level, out)
-    code = session.run(iter(sys.stdin.readline, ""))
-    if game.table.over:
-        print(tokens_text(setup, game.table.tokens, you=0), file=out)
+    try:
+        code = TerminalGame(session, out).run(iter(sys.stdin.readline, ""))
+    finally:
+        store.close()
+    if session.table.over:
+        print(tokens_text(setup, session.table.tokens, you=0), file=out)
     return code
 
 
