@@ -17,6 +17,7 @@ They never see the deck order or another player's hand, so hidden information ca
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import comb
 
@@ -39,11 +40,14 @@ class Style:
     keep_cards: int  # draw instead of a modest play when holding fewer than this
     modest: float  # a play scoring below this is "modest"
     exact_odds: bool  # opponents' reach from hypergeometric odds (else a crude fraction)
+    candidates: int = 0  # plays looked at more deeply (0: no look-ahead)
+    samples: int = 0  # sampled hands of the next opponent per candidate
 
 
 STYLES = {
     "intermediate": Style(defence=0.8, waste_cost=0.0, keep_cards=1, modest=0.0, exact_odds=False),
-    "advanced": Style(defence=1.0, waste_cost=0.12, keep_cards=3, modest=40.0, exact_odds=True),
+    "advanced": Style(defence=1.0, waste_cost=0.12, keep_cards=3, modest=40.0, exact_odds=True,
+                      candidates=6, samples=8),
 }
 
 
@@ -123,13 +127,19 @@ def _opp_reach(table: _Table, number: int, exact: bool) -> float:
 
 def _square_scores(table: _Table, style: Style) -> tuple[list[float], list[float]]:
     """Per hole: what taking it builds for me (attack) and breaks for the opponents (block)."""
-    attack = [0.0] * CARDS
-    block = [0.0] * CARDS
     numbers = table.layout.numbers
-    hole_side = table.hole_side
-    my_side = table.my_side
     mine_p = {h: _my_reach(table, numbers[h]) for h in table.empty_holes}
     opp_p = {h: _opp_reach(table, numbers[h], style.exact_odds) for h in table.empty_holes}
+    return _scores_for(table.hole_side, table.my_side, mine_p, opp_p)
+
+
+def _scores_for(
+    hole_side: Sequence[int], side: int, own_p: Mapping[int, float], other_p: Mapping[int, float]
+) -> tuple[list[float], list[float]]:
+    """Attack and block value of every empty hole for ``side`` (``own_p``: how reachable a hole is
+    for that side, ``other_p``: for its opponents)."""
+    attack = [0.0] * CARDS
+    block = [0.0] * CARDS
     for window in WINDOWS:
         mine = 0
         others = 0
@@ -139,7 +149,7 @@ def _square_scores(table: _Table, style: Style) -> tuple[list[float], list[float
             s = hole_side[h]
             if s == EMPTY:
                 empties.append(h)
-            elif s == my_side:
+            elif s == side:
                 mine += 1
             else:
                 others += 1
@@ -152,16 +162,98 @@ def _square_scores(table: _Table, style: Style) -> tuple[list[float], list[float
                 p = 1.0
                 for f in empties:
                     if f != e:
-                        p *= mine_p[f]
+                        p *= own_p.get(f, 0.0)
                 attack[e] += gain * p
         elif other_side >= 0:
             p_all = 1.0
             for f in empties:
-                p_all *= opp_p[f]
+                p_all *= other_p.get(f, 0.0)
             value = BLOCK[others] * p_all
             for e in empties:
                 block[e] += value
     return attack, block
+
+
+def _balance(
+    hole_side: Sequence[int], side: int, own_p: Mapping[int, float], other_p: Mapping[int, float]
+) -> float:
+    """A static evaluation for ``side``: its live runs minus its opponents' live runs."""
+    total = 0.0
+    for window in WINDOWS:
+        mine = 0
+        others = 0
+        p_own = 1.0
+        p_other = 1.0
+        for h in window:
+            s = hole_side[h]
+            if s == EMPTY:
+                p_own *= own_p.get(h, 0.0)
+                p_other *= other_p.get(h, 0.0)
+            elif s == side:
+                mine += 1
+            else:
+                others += 1
+        if mine and not others:
+            total += ATTACK[mine] * p_own
+        elif others and not mine:
+            total -= ATTACK[others] * p_other
+    return total
+
+
+def _next_opponent(table: _Table) -> int | None:
+    """The seat of the next opponent to move after me (the one whose reply matters most)."""
+    view = table.view
+    n = len(table.players)
+    for step in range(1, n):
+        seat = (table.me + step) % n
+        if table.seat_side[seat] != table.my_side and table.players[seat] not in view.out:
+            return seat
+    return None
+
+
+def _look_ahead(table: _Table, style: Style, candidates: list[tuple[float, int, int]],
+                rng: random.Random) -> tuple[int, int]:
+    """Pick among candidate plays (score, card, hole) by sampling the unseen cards into the next
+    opponent's hand, letting them answer greedily (or win), and evaluating the board after it."""
+    numbers = table.layout.numbers
+    opp = _next_opponent(table)
+    if opp is None or not table.unseen:
+        return candidates[0][1], candidates[0][2]
+    opp_side = table.seat_side[opp]
+    opp_count = min(table.view.hand_counts[opp], len(table.unseen))
+    mine_p = {h: _my_reach(table, numbers[h]) for h in table.empty_holes}
+    opp_p = {h: _opp_reach(table, numbers[h], True) for h in table.empty_holes}
+    hands = [min(rng.sample(table.unseen, opp_count)) if opp_count else None for _ in range(style.samples)]
+    best: tuple[float, int, int] | None = None
+    for score, card, hole in candidates:
+        board = list(table.hole_side)
+        board[hole] = table.my_side
+        own = dict(mine_p)
+        other = dict(opp_p)
+        del own[hole], other[hole]
+        attack, block = _scores_for(board, opp_side, other, own)
+        order = sorted(other, key=lambda h: (-(attack[h] + block[h]), h))
+        wins = [numbers[h] for h in order if attack[h] >= ATTACK[5] - ATTACK[4]]
+        threat = max(wins, default=-1)
+        total = 0.0
+        for low in hands:
+            if low is None:
+                total += _balance(board, table.my_side, own, other)
+                continue
+            if low <= threat:
+                total -= ATTACK[5]
+                continue
+            reply = next((h for h in order if numbers[h] >= low), None)
+            if reply is not None:
+                board[reply] = opp_side
+            total += _balance(board, table.my_side, own, other)
+            if reply is not None:
+                board[reply] = EMPTY
+        value = total / len(hands) - style.waste_cost * (numbers[hole] - card) + 0.25 * score
+        if best is None or value > best[0]:
+            best = (value, card, hole)
+    assert best is not None
+    return best[1], best[2]
 
 
 def _dead(table: _Table, card: int) -> bool:
@@ -185,22 +277,22 @@ def _basic(table: _Table, rng: random.Random) -> Action:
     return Discard(view.player, rng.choice(table.hand))
 
 
-def _considered(table: _Table, style: Style) -> Action:
+def _considered(table: _Table, style: Style, rng: random.Random) -> Action:
     view = table.view
     win = table.win_now()
     if win is not None:
         return win
     attack, block = _square_scores(table, style)
     numbers = table.layout.numbers
-    best: tuple[float, int, int] | None = None
+    plays: list[tuple[float, int, int]] = []  # (score, card, hole)
     for h in table.empty_holes:
         card = table.reachable(h)
         if card is None:
             continue
         score = attack[h] + style.defence * block[h] - style.waste_cost * (numbers[h] - card)
-        key = (score, -numbers[h], card)
-        if best is None or key > best:
-            best = key
+        plays.append((score, card, h))
+    plays.sort(key=lambda p: (-p[0], numbers[p[2]], -p[1]))
+    best = plays[0] if plays else None
     count = len(table.hand) + view.hidden_in_hand
     can_draw = view.deck_count > 0 and count < table.limit
     urgent = best is not None and best[0] >= BLOCK[4] * 0.2
@@ -210,7 +302,10 @@ def _considered(table: _Table, style: Style) -> Action:
     if table.ruleset is Ruleset.CLASSIC and dead and not urgent and (best is None or count == table.limit):
         return Discard(view.player, max(dead))
     if best is not None:
-        return Play(view.player, best[2], -best[1])
+        card, hole = best[1], best[2]
+        if style.candidates and not urgent and len(plays) > 1:
+            card, hole = _look_ahead(table, style, plays[: style.candidates], rng)
+        return Play(view.player, card, numbers[hole])
     if can_draw:
         return Draw(view.player)
     # Nothing playable and no draw: classic discards; 5of99 cannot get here (a dead hand is out).
@@ -228,4 +323,4 @@ def choose_action(view: PlayerView, level: str, rng: random.Random) -> Action:
         raise ValueError("a computer player needs to know its own cards")
     if level == "basic":
         return _basic(table, rng)
-    return _considered(table, STYLES[level])
+    return _considered(table, STYLES[level], rng)
