@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -159,6 +160,7 @@ class GpioBoardSource(BoardSource):
         settings: ScanSettings | None = None,
         *,
         scan_hz: float = 200.0,
+        retry_seconds: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
@@ -168,6 +170,8 @@ class GpioBoardSource(BoardSource):
         self._wiring = wiring
         self._settings = settings or ScanSettings()
         self._period = 1.0 / scan_hz
+        self._retry_seconds = retry_seconds
+        self._answering = False
         self._clock = clock
         self._reader: SensorReader | None = None
         self.scanner: Scanner | None = None
@@ -177,7 +181,7 @@ class GpioBoardSource(BoardSource):
         self._last_inputs: frozenset[int] | None = None
         self._fault: str | None = None
         self._base_detail = ""
-        self._rate_window: list[float] = []
+        self._rate_window: deque[float] = deque()
         self.scan_rate = 0.0
         self.scan_cost = 0.0  # seconds the last scan took (reading + judging)
         self.mock_board: Any = None  # the simulated board when running on mock pins (hardware.gpio_setup)
@@ -202,16 +206,24 @@ class GpioBoardSource(BoardSource):
                 f"{self._reader.inputs}: teach the board again"
             )))
             return False
+        self.scanner = Scanner(self._wiring, self._settings)
+        return self._self_test()
+
+    def _self_test(self) -> bool:
+        assert self._reader is not None
         state, detail = self._reader.self_test()
         self._base_detail = detail
-        self.scanner = Scanner(self._wiring, self._settings)
+        self._answering = state is HealthState.CONNECTED
         self._set_health(SourceHealth(state, detail))
-        return state is HealthState.CONNECTED
+        return self._answering
 
     def _start(self) -> None:
         self._stop_event.clear()
-        if not self.open():
+        self.open()
+        if self.scanner is None:  # the pins could not be opened at all: nothing to retry
             return
+        # a chain or matrix that fails its self-test is tried again every retry_seconds, so
+        # plugging the cable in later is enough; until then the health says what is wrong
         self._thread = threading.Thread(target=self._run, name="gpio-scan", daemon=True)
         self._thread.start()
 
@@ -225,6 +237,13 @@ class GpioBoardSource(BoardSource):
             self._reader = None
 
     def _run(self) -> None:
+        while not self._answering:
+            if self._stop_event.wait(self._retry_seconds):
+                return
+            try:
+                self._self_test()
+            except Exception as exc:
+                self._set_health(SourceHealth(HealthState.ERROR, f"reading the sensors failed: {exc}"))
         next_time = self._clock()
         while not self._stop_event.is_set():
             try:
@@ -310,7 +329,7 @@ class GpioBoardSource(BoardSource):
         window = self._rate_window
         window.append(now)
         while window and now - window[0] > 1.0:
-            window.pop(0)
+            window.popleft()
         if len(window) > 1 and window[-1] > window[0]:
             self.scan_rate = (len(window) - 1) / (window[-1] - window[0])
 

@@ -21,6 +21,7 @@ lists holes that have not changed since the start (what a sweep test looks for).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from hardware.wiring import WiringMap
@@ -36,9 +37,10 @@ def bits(mask: int) -> list[int]:
     return found
 
 
-def mask_of(indexes: object) -> int:
+def mask_of(indexes: Iterable[int]) -> int:
+    """The bit mask with the bits of ``indexes`` set."""
     mask = 0
-    for i in indexes:  # type: ignore[attr-defined]
+    for i in indexes:
         mask |= 1 << i
     return mask
 
@@ -105,16 +107,14 @@ class Scanner:
             for i in bits(raw):
                 self._active_since[i] = now
             return ScanOutcome(changed=True, became_stable=False, health_changed=False)
-        all_ones = -1
-        any_one = 0
+        all_ones = -1  # bits set in every remembered scan
+        any_one = 0  # bits set in any remembered scan
         for past in history:
             all_ones &= past
             any_one |= past
-        if len(history) < self.settings.agree:
-            all_ones, any_one = 0, -1
         before = self._debounced
-        debounced = (before | all_ones) & any_one
-        unsure = (all_ones ^ any_one) & ((1 << max(self.wiring.inputs, raw.bit_length())) - 1)
+        debounced = (before | all_ones) & any_one  # set if all agree on 1, cleared if all on 0
+        unsure = all_ones ^ any_one  # the scans disagree: in doubt
         changed_now = debounced ^ before
         changed = bool(changed_now) or unsure != self._unsure
         self._debounced = debounced

@@ -371,3 +371,19 @@ def test_no_gpio_is_an_error_health_not_a_crash() -> None:
     assert source.health.state is HealthState.ERROR
     assert "cannot open the GPIO sensors: no GPIO here" in source.health.detail
     source.stop()
+
+
+def test_a_chain_plugged_in_after_start_is_found_by_the_retry(factory: MockFactory) -> None:
+    sim = MockShiftChain(factory)
+    sim.disconnected = True
+    source = GpioBoardSource(
+        lambda: ChainReader(ShiftRegisterChain(pin_factory=factory)), None, ScanSettings(agree=2),
+        scan_hz=500, retry_seconds=0.01,
+    )
+    connected = threading.Event()
+    source.subscribe(lambda e: connected.set() if isinstance(e, SourceHealth) and e.ok else None)
+    with source:
+        assert source.health.state is HealthState.ERROR
+        assert "reads all ones" in source.health.detail
+        sim.disconnected = False  # the cable goes in
+        assert connected.wait(5.0)
