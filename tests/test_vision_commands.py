@@ -1,0 +1,234 @@
+"""``table99 vision read|calibrate|watch`` and ``table99 print-markers`` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from app.cli import main
+from tests.render_board import SMALL, Scene, render, small_profile, truth_letters
+
+PEGS = {0: "red", 11: "blue", 57: "green", 99: "yellow"}
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    paths = {
+        "empty": tmp_path / "empty.png",
+        "red": tmp_path / "red.png",
+        "blue": tmp_path / "blue.png",
+        "game": tmp_path / "game.jpg",
+        "profile": tmp_path / "profile.json",
+    }
+    cv2.imwrite(str(paths["empty"]), render(Scene(size=SMALL)))
+    cv2.imwrite(str(paths["red"]), render(Scene(size=SMALL, pegs={3: "red", 40: "red"})))
+    cv2.imwrite(str(paths["blue"]), render(Scene(size=SMALL, pegs={14: "blue"})))
+    cv2.imwrite(
+        str(paths["game"]), render(Scene(size=SMALL, pegs={0: "red", 1: "blue", 99: "blue"}, tilt=0.4))
+    )
+    return paths
+
+
+def test_calibrate_then_read_prints_exactly_the_json_shape(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [
+        "vision",
+        "calibrate",
+        "--out",
+        str(files["profile"]),
+        "--empty",
+        str(files["empty"]),
+        "--peg",
+        f"R=red:{files['red']}",
+        "--peg",
+        f"B=blue:{files['blue']}",
+    ]
+    assert main(argv) == 0
+    assert "red: learnt from 2 peg(s)" in capsys.readouterr().out
+    assert main(["vision", "read", str(files["game"]), "--profile", str(files["profile"]), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"holes", "unsure"}
+    want = [["."] * 10 for _ in range(10)]
+    want[0][0], want[0][1], want[9][9] = "R", "B", "B"
+    assert data == {"holes": want, "unsure": []}
+
+
+def test_read_reports_unsure_holes_by_row_and_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    profile = small_profile()
+    only_red = profile.with_models(profile.empty, [c for c in profile.colours if c.name == "red"])
+    only_red.save(tmp_path / "p.json")
+    image = tmp_path / "g.png"
+    cv2.imwrite(str(image), render(Scene(size=SMALL, pegs={23: "green", 5: "red"})))
+    assert main(["vision", "read", str(image), "--profile", str(tmp_path / "p.json"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["unsure"] == [[2, 3]] and data["holes"][2][3] == "?" and data["holes"][0][5] == "R"
+
+
+def test_read_any_grid_by_its_corners_without_stickers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a 5x7 grid of dots on a plain board, no stickers at all
+    image = np.full((400, 600, 3), (150, 190, 220), np.uint8)
+    truth = [["."] * 7 for _ in range(5)]
+    for r in range(5):
+        for c in range(7):
+            if (r * 7 + c) % 4 == 0:
+                cv2.circle(image, (60 + 80 * c, 40 + 80 * r), 25, (30, 30, 30), -1)
+                truth[r][c] = "K"
+    cv2.imwrite(str(tmp_path / "grid.png"), image)
+    (tmp_path / "truth.txt").write_text("\n".join(" ".join(row) for row in truth))
+    corners = "60,40 540,40 540,360 60,360"
+    common = ["--grid", "5x7", "--corners", corners]
+    assert (
+        main(
+            [
+                "vision",
+                "calibrate",
+                "--profile",
+                str(tmp_path / "none.json"),
+                "--out",
+                str(tmp_path / "p.json"),
+                "--labelled",
+                f"{tmp_path / 'grid.png'}={tmp_path / 'truth.txt'}",
+                *common,
+            ]
+        )
+        == 2
+    )
+    assert "none.json" in capsys.readouterr().err  # a named profile must exist
+    assert (
+        main(
+            [
+                "vision",
+                "calibrate",
+                "--out",
+                str(tmp_path / "p.json"),
+                "--labelled",
+                f"{tmp_path / 'grid.png'}={tmp_path / 'truth.txt'}",
+                *common,
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    assert (
+        main(
+            [
+                "vision",
+                "read",
+                str(tmp_path / "grid.png"),
+                "--profile",
+                str(tmp_path / "p.json"),
+                "--json",
+                *common,
+            ]
+        )
+        == 0
+    )
+    assert json.loads(capsys.readouterr().out) == {"holes": truth, "unsure": []}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["vision", "read", "missing.png", "--json"], "missing.png"),
+        (["vision", "read", "IMAGE", "--grid", "9x9"], "--grid and --corners go together"),
+        (["vision", "read", "IMAGE", "--grid", "9x9", "--corners", "1,2 3,4"], "--corners"),
+        (["vision", "read", "IMAGE", "--grid", "ninexnine", "--corners", "1,2 3,4 5,6 7,8"], "--grid"),
+        (["vision", "calibrate", "--out", "x.json", "--empty", "IMAGE", "--peg", "red.png"], "--peg"),
+        (["vision"], "read|calibrate|watch"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line_saying_what(
+    args: list[str], message: str, files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    small_profile().save(files["profile"])
+    args = [str(files["empty"]) if a == "IMAGE" else a for a in args]
+    if args[:2] == ["vision", "read"]:
+        args += ["--profile", str(files["profile"])]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
+
+
+def test_a_damaged_image_or_profile_is_an_error_not_a_crash(
+    tmp_path: Path, files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "broken.jpg").write_bytes(b"\xff\xd8 not really a jpeg")
+    small_profile().save(files["profile"])
+    assert main(["vision", "read", str(tmp_path / "broken.jpg"), "--profile", str(files["profile"])]) == 2
+    assert "not a readable image" in capsys.readouterr().err
+    files["profile"].write_text('{"format": "table99-vision-profile", "version": 1, "rows": 10}')
+    assert main(["vision", "read", str(files["game"]), "--profile", str(files["profile"])]) == 2
+    assert "cols" in capsys.readouterr().err
+
+
+def test_watch_saves_annotated_frames_and_prints_released_readings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    small_profile().save(tmp_path / "p.json")
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    scene = Scene(size=SMALL, pegs=PEGS, noise=2)
+    for i in range(5):
+        cv2.imwrite(str(frames / f"{i:03d}.png"), render(replace(scene, frame=i)))
+    out = tmp_path / "out"
+    assert (
+        main(
+            [
+                "vision",
+                "watch",
+                "--camera",
+                str(frames),
+                "--profile",
+                str(tmp_path / "p.json"),
+                "--save",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    printed = capsys.readouterr().out.splitlines()
+    # frame 1 has nothing to compare with; frames 2 to 5 are the four still frames that agree
+    assert printed[0] == "frame 5: board read"
+    assert [c for line in printed[1:11] for c in line.split()] == truth_letters(scene)
+    saved = sorted(out.glob("*.png"))
+    assert len(saved) == 5
+    annotated = cv2.imread(str(saved[-1]))
+    assert annotated.shape == (480, 640, 3) and not np.array_equal(
+        annotated, cv2.imread(str(frames / "004.png"))
+    )
+
+
+@pytest.mark.parametrize("suffix", [".png", ".pdf"])
+def test_print_markers_writes_stickers_at_true_size(tmp_path: Path, suffix: str) -> None:
+    out = tmp_path / f"markers{suffix}"
+    assert main(["print-markers", "--out", str(out), "--size-mm", "40", "--dpi", "200"]) == 0
+    data = out.read_bytes()
+    if suffix == ".pdf":
+        assert data.startswith(b"%PDF")
+        # A4 at 200 dpi recorded as 72-dpi points: 595 x 842
+        assert b"/MediaBox [ 0 0 595" in data or b"/MediaBox [0 0 595" in data
+        return
+    image = cv2.imread(str(out))
+    found = {}
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_100)
+    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary).detectMarkers(image)
+    for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+        found[int(marker_id)] = quad.reshape(4, 2)
+    assert sorted(found) == [0, 1, 2, 3]
+    side_px = np.linalg.norm(found[0][1] - found[0][0])
+    assert abs(side_px / 200 * 25.4 - 40) < 0.5  # millimetres at the recorded dpi
+
+
+def test_print_markers_refuses_a_bad_file_type(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["print-markers", "--out", str(tmp_path / "m.svg")]) == 2
+    assert ".pdf or .png" in capsys.readouterr().err
