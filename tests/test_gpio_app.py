@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import io
 import itertools
 import threading
@@ -19,6 +20,10 @@ from hardware.board_source import BoardReading, HealthState
 from hardware.gpio_setup import ChainWiring, MatrixWiring
 from hardware.scripted import load_script
 from hardware.wiring import WiringMap
+
+needs_gpiozero = pytest.mark.skipif(
+    importlib.util.find_spec("gpiozero") is None, reason="needs gpiozero (pip install 'table99[gpio]')"
+)
 
 
 def make(options: dict[str, object], config: Config | None = None) -> gpio.GpioBoardSource:
@@ -64,6 +69,7 @@ def test_a_matrix_from_the_config_file(tmp_path: Path) -> None:
     assert wiring.settle_time == pytest.approx(50e-6) and wiring.check is None
 
 
+@needs_gpiozero
 def test_the_taught_map_is_used_and_a_wrong_one_is_refused(tmp_path: Path) -> None:
     reversed_map = WiringMap(104, tuple(101 - h for h in range(100)))  # 102, 103 are sentinels
     reversed_map.save(paths.data_dir() / gpio.WIRING_FILE)
@@ -78,6 +84,7 @@ def test_the_taught_map_is_used_and_a_wrong_one_is_refused(tmp_path: Path) -> No
         make({"map_file": str(other)})
 
 
+@needs_gpiozero
 def test_mock_source_from_the_config_reads_pegs_through_its_thread() -> None:
     source = make({"mock": True, "scan_hz": 500.0}, Config(stable_seconds=0.05))
     seen = threading.Event()
@@ -97,6 +104,7 @@ def test_render_board_marks_pegs_doubts_and_bad_holes() -> None:
     assert lines[10].split()[-1] == "O"
 
 
+@needs_gpiozero
 def test_sensors_records_readings_the_scripted_board_plays_back(tmp_path: Path) -> None:
     source = make({"mock": True, "scan_hz": 400.0}, Config(stable_seconds=0.05))
     source.mock_board.set_inputs({7, 64})
@@ -113,6 +121,7 @@ def test_sensors_records_readings_the_scripted_board_plays_back(tmp_path: Path) 
     assert source.health.state is HealthState.STOPPED
 
 
+@needs_gpiozero
 def test_sensors_without_gpio_says_so_and_suggests_mock(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -133,6 +142,7 @@ def test_sensors_reports_a_config_typo(tmp_path: Path, capsys: pytest.CaptureFix
     assert "did you mean 'chips'" in capsys.readouterr().err
 
 
+@needs_gpiozero
 def test_sensors_mock_runs_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["sensors", "--mock", "--seconds", "0.2", "--refresh", "0.05"]) == 0
     assert "13 shift registers answer" in capsys.readouterr().out

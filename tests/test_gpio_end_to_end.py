@@ -6,6 +6,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
+pytest.importorskip("gpiozero", reason="the GPIO tests need gpiozero (pip install 'table99[gpio]')")
+
 from gpiozero.pins.mock import MockFactory
 
 from app.board99_game import Board99Game, TableSetup

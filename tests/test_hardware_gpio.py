@@ -10,6 +10,9 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+
+pytest.importorskip("gpiozero", reason="the GPIO tests need gpiozero (pip install 'table99[gpio]')")
+
 from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st

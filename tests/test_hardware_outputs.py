@@ -7,6 +7,9 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+
+pytest.importorskip("gpiozero", reason="the GPIO tests need gpiozero (pip install 'table99[gpio]')")
+
 from gpiozero.pins.mock import MockFactory
 
 from app.config import Config, ConfigError

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 from types import SimpleNamespace
 from typing import Any
+
+import pytest
 
 from app import paths
 from app.config import Config, ConfigError
@@ -21,6 +24,7 @@ def context(**kwargs: Any) -> Any:
     return SimpleNamespace(config=Config(), go=went.append, went=went, **kwargs)
 
 
+@pytest.mark.skipif(importlib.util.find_spec("gpiozero") is None, reason="needs gpiozero for the mock board")
 def test_teaching_two_holes_and_saving_the_map(ui: Any) -> None:
     from app.ui.teach_board import TeachBoardScreen
 

@@ -145,7 +145,10 @@ def make(options: Mapping[str, Any], config: Config) -> GpioBoardSource:
         flicker_toggles=values["flicker_toggles"], flicker_window=values["flicker_seconds"],
         stuck_seconds=values["stuck_seconds"],
     )
-    mock = MockBoard(wiring) if values["mock"] else None
+    try:
+        mock = MockBoard(wiring) if values["mock"] else None
+    except ImportError as exc:
+        raise ConfigError(f"{where} mock", f"the mock board needs gpiozero ({exc})") from exc
     source = GpioBoardSource(
         mock.opener() if mock else opener(wiring), wiring_map, settings, scan_hz=values["scan_hz"]
     )
