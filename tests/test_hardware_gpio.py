@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -46,23 +47,31 @@ class Clock:
 
 
 class Rig:
-    """A GPIO source on a simulated chain, scanned by hand, with everything it published."""
+    """A GPIO source on a simulated chain or matrix, scanned by hand, with everything it published."""
 
     def __init__(
-        self, factory: MockFactory, *, wiring: WiringMap | None = None, tied: bool = False, **scan: float
+        self, factory: MockFactory, *, kind: str = "chain", wiring: WiringMap | None = None,
+        tied: bool = False, **scan: float,
     ) -> None:
-        self.sim = MockShiftChain(factory)
-        ties: dict[str, tuple[int, ...]] = {}
-        if tied:  # the documented default wiring: input 102 to GND, 103 to 3V3
-            self.sim.tied = {102: False, 103: True}
-            ties = {"tied_low": (102,), "tied_high": (103,)}
+        opener: Any
+        if kind == "chain":
+            chain = MockShiftChain(factory)
+            ties: dict[str, tuple[int, ...]] = {}
+            if tied:  # the documented default wiring: input 102 to GND, 103 to 3V3
+                chain.tied = {102: False, 103: True}
+                ties = {"tied_low": (102,), "tied_high": (103,)}
+            self.sim: Any = chain
+
+            def opener() -> ChainReader:
+                return ChainReader(ShiftRegisterChain(pin_factory=factory, **ties))  # type: ignore[arg-type]
+        else:
+            self.sim = MockMatrix(factory, DEFAULT_ROWS, DEFAULT_COLUMNS, check=CHECK_PIN)
+
+            def opener() -> MatrixReader:
+                return MatrixReader(SensorMatrix(check=CHECK_PIN, pin_factory=factory), has_check=True)
         self.clock = Clock()
         options = {"agree": 3, "stable_seconds": 0.05, **scan}
-        self.source = GpioBoardSource(
-            lambda: ChainReader(ShiftRegisterChain(pin_factory=factory, **ties)),  # type: ignore[arg-type]
-            wiring, ScanSettings(**options),  # type: ignore[arg-type]
-            clock=self.clock,
-        )
+        self.source = GpioBoardSource(opener, wiring, ScanSettings(**options), clock=self.clock)  # type: ignore[arg-type]
         self.readings: list[BoardReading] = []
         self.health: list[SourceHealth] = []
         self.source.subscribe(self._note)
@@ -259,8 +268,11 @@ def test_matrix_source_publishes_holes_through_the_wiring_map(factory: MockFacto
 
 
 # -- reading well: bounce, stuck, slides, a hand ---------------------------------------------------
-def test_contact_bounce_gives_one_clean_change_then_the_stable_signal(factory: MockFactory) -> None:
-    rig = Rig(factory)
+@pytest.mark.parametrize("kind", ["chain", "matrix"])
+def test_contact_bounce_gives_one_clean_change_then_the_stable_signal(
+    factory: MockFactory, kind: str
+) -> None:
+    rig = Rig(factory, kind=kind)
     rig.open()
     rig.scan(set(), times=3)
     for level in (1, 0, 1, 1, 0, 1, 0, 0, 1):  # a peg dropped into hole 57 bounces
@@ -277,8 +289,9 @@ def test_contact_bounce_gives_one_clean_change_then_the_stable_signal(factory: M
     assert rig.readings[-2].same_board(last) and last.sequence == rig.readings[-2].sequence + 1
 
 
-def test_a_stuck_sensor_is_named_in_the_health(factory: MockFactory) -> None:
-    rig = Rig(factory, stuck_seconds=1.0)
+@pytest.mark.parametrize("kind", ["chain", "matrix"])
+def test_a_stuck_sensor_is_named_in_the_health(factory: MockFactory, kind: str) -> None:
+    rig = Rig(factory, kind=kind, stuck_seconds=1.0)
     rig.sim.stuck[33] = True  # sensor of hole 33 always senses a magnet
     rig.sim.stuck[34] = False  # sensor of hole 34 never does
     rig.open()
@@ -290,8 +303,9 @@ def test_a_stuck_sensor_is_named_in_the_health(factory: MockFactory) -> None:
     assert 34 in rig.source.scanner.never_changed()
 
 
-def test_a_flickering_hole_is_named_and_recovers(factory: MockFactory) -> None:
-    rig = Rig(factory, flicker_toggles=8, flicker_window=0.5)
+@pytest.mark.parametrize("kind", ["chain", "matrix"])
+def test_a_flickering_hole_is_named_and_recovers(factory: MockFactory, kind: str) -> None:
+    rig = Rig(factory, kind=kind, flicker_toggles=8, flicker_window=0.5)
     rig.open()
     for i in range(20):
         rig.scan({71} if i % 2 else set())
@@ -302,8 +316,9 @@ def test_a_flickering_hole_is_named_and_recovers(factory: MockFactory) -> None:
     assert rig.source.health.bad_holes == ()
 
 
-def test_a_peg_slid_quickly_across_holes_lands_only_where_it_rests(factory: MockFactory) -> None:
-    rig = Rig(factory)
+@pytest.mark.parametrize("kind", ["chain", "matrix"])
+def test_a_peg_slid_quickly_across_holes_lands_only_where_it_rests(factory: MockFactory, kind: str) -> None:
+    rig = Rig(factory, kind=kind)
     rig.open()
     rig.scan({5}, times=5)
     for hole in (15, 25, 35, 45):  # slid down a column, two scans per hole
@@ -312,8 +327,9 @@ def test_a_peg_slid_quickly_across_holes_lands_only_where_it_rests(factory: Mock
     assert rig.boards == [{5}, {5, 55}]
 
 
-def test_a_peg_slid_slowly_shows_the_path_but_is_stable_only_at_rest(factory: MockFactory) -> None:
-    rig = Rig(factory)
+@pytest.mark.parametrize("kind", ["chain", "matrix"])
+def test_a_peg_slid_slowly_shows_the_path_but_is_stable_only_at_rest(factory: MockFactory, kind: str) -> None:
+    rig = Rig(factory, kind=kind)
     rig.open()
     rig.scan(set(), times=20)
     stable_before = sum(1 for r in rig.readings if not r.unsure)
@@ -329,8 +345,9 @@ def test_a_peg_slid_slowly_shows_the_path_but_is_stable_only_at_rest(factory: Mo
     assert sum(1 for r in rig.readings if not r.unsure) > stable_before
 
 
-def test_a_hand_carrying_pegs_over_the_board_changes_nothing(factory: MockFactory) -> None:
-    rig = Rig(factory)
+@pytest.mark.parametrize("kind", ["chain", "matrix"])
+def test_a_hand_carrying_pegs_over_the_board_changes_nothing(factory: MockFactory, kind: str) -> None:
+    rig = Rig(factory, kind=kind)
     rig.open()
     board = {2, 47, 88}
     rig.scan(board, times=20)
