@@ -351,7 +351,7 @@ install_python() {
   stamp=$(cd "$SRC" && {
       find "${PACKAGE_PARTS[@]}" -type f \
         ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 2>/dev/null | LC_ALL=C sort -z \
-        | xargs -0 sha256sum
+        | xargs -0 sha256sum 2>/dev/null || true  # a file deleted meanwhile: just a different hash
       sha256sum <"$R$APP_DIR/constraints.txt"
     } | sha256sum | cut -d' ' -f1)
   if [ -f "$R$VENV/.table99-installed" ] && [ "$(cat "$R$VENV/.table99-installed")" = "$stamp" ]; then
@@ -361,7 +361,12 @@ install_python() {
   local build
   build=$(mktemp -d)
   # Build from a copy: pip would leave root-owned build/ and *.egg-info in the owner's checkout.
-  tar -C "$SRC" --exclude=__pycache__ --exclude='*.pyc' -cf - "${PACKAGE_PARTS[@]}" | tar -C "$build" -xf -
+  if ! tar -C "$SRC" --exclude=__pycache__ --exclude='*.pyc' -cf - "${PACKAGE_PARTS[@]}" \
+      | tar -C "$build" -xf -; then
+    # GNU tar also fails when a file changes while it is read (someone editing the checkout): pip
+    # below still fails loudly on a broken copy, and the stamp makes the next run install again.
+    log "warning: the checkout changed while it was copied; run install.sh again when it is quiet"
+  fi
   "$R$VENV/bin/python" -m pip install --quiet --constraint "$R$APP_DIR/constraints.txt" \
     "${build}[gpio,serial,vision]"
   # Same version number, new code: pip would call it "already satisfied" without --force-reinstall.
