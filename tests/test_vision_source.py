@@ -106,6 +106,7 @@ def test_a_camera_that_cannot_open_is_an_error_that_says_which() -> None:
 def test_no_stickers_in_view_means_no_reading_and_not_connected() -> None:
     blank = [np.full((480, 640, 3), 90, np.uint8) for _ in range(6)]
     source, events = run_frames(blank)
+    assert source.frames_read == 6
     assert not [e for e in events if isinstance(e, BoardReading)]
     assert HealthState.CONNECTED not in [e.state for e in events if isinstance(e, SourceHealth)]
 
@@ -134,9 +135,8 @@ def test_the_factory_validates_board_camera_and_finds_the_profile(tmp_path: Path
     with pytest.raises(ConfigError, match="still_frames"):
         make_source(parse_config("[board.camera]\nstill_frames = 0\n"), "camera")
     small_profile().save(tmp_path / "p.json")
-    config = parse_config(
-        f'[board]\nsource = "camera"\n[board.camera]\ncamera = "{tmp_path}"\nprofile = "{tmp_path / "p.json"}"\n'
-    )
+    options = f'camera = "{tmp_path}"\nprofile = "{tmp_path / "p.json"}"\n'
+    config = parse_config(f'[board]\nsource = "camera"\n[board.camera]\n{options}')
     source = make_source(config)
     assert isinstance(source, CameraSource) and source.profile.calibrated and source.sees_colour
     (tmp_path / "bad.json").write_text("[]")

@@ -1,0 +1,139 @@
+"""The camera calibration screen, driven headless with a rendered camera: touch the corners, learn
+the empty board and the colours, save, and read a game with the saved profile."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+
+from app.config import parse_config
+from tests.render_board import SMALL, Scene, camera_from_board, render, truth_letters
+from tests.ui_support import UI, find, frames, tap
+from vision.calibration_session import CalibrationSession, Step
+from vision.profile import default_profile, load_profile
+from vision.reader import read_image
+from vision.sampling import project
+
+
+class SceneCamera:
+    """A camera looking at whatever scene the test sets."""
+
+    realtime = True
+
+    def __init__(self, scene: Scene) -> None:
+        self.scene = scene
+        self.closed = False
+        self._cache: dict[str, Any] = {}
+
+    def read(self) -> Any:
+        key = repr(self.scene)
+        if key not in self._cache:
+            self._cache[key] = render(self.scene)
+        return self._cache[key]
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def corner_pixels(scene: Scene) -> np.ndarray:
+    board = np.array([[0, 0], [225, 0], [225, 225], [0, 225]], dtype=np.float64)
+    return project(camera_from_board(scene), board)
+
+
+def touch_at(x: float, y: float) -> None:
+    from kivy.tests.common import UnitTestTouch
+
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+    frames(1)
+
+
+def test_the_session_learns_corners_empty_and_colours_from_frames(tmp_path: Path) -> None:
+    scene = Scene(size=SMALL, rotation=5, tilt=0.3)
+    session = CalibrationSession(default_profile(), colours=[("R", "red"), ("B", "blue")])
+    frame = render(scene)
+    for x, y in corner_pixels(scene):
+        assert session.touch_corner(frame, x + 1.5, y - 1.0).ok
+    assert session.step is Step.EMPTY
+    assert np.abs(np.array(session.profile.holes) - [[0, 0], [225, 0], [225, 225], [0, 225]]).max() < 2.5
+    assert session.save(tmp_path / "p.json").message == "not-calibrated"
+    assert session.learn_empty(frame).ok and session.step is Step.COLOUR
+    assert session.learn_colour(render(Scene(size=SMALL, rotation=5, tilt=0.3))).message == "no-peg-seen"
+    outcome = session.learn_colour(render(Scene(size=SMALL, rotation=5, tilt=0.3, pegs={44: "red"})))
+    assert outcome.ok and outcome.holes == (44,)
+    session.skip_colour()
+    assert session.step is Step.DONE and session.learnt == ["red"]
+    blank = np.zeros((480, 640, 3), np.uint8)
+    assert CalibrationSession(default_profile()).touch_corner(blank, 10, 10).message == "stickers-not-found"
+
+
+def test_the_calibration_screen_walks_through_every_step_and_saves(ui: UI, tmp_path: Path) -> None:
+    from app.ui.camera_calibration import CameraCalibrationScreen, make_screen
+
+    scene = Scene(size=SMALL, rotation=-4, tilt=0.2)
+    camera = SceneCamera(scene)
+    ctx = SimpleNamespace(config=parse_config(""), manager=None)
+    screen = CameraCalibrationScreen(ctx, open_capture=lambda: camera, save_to=tmp_path / "camera.json")
+    ui.show(screen)
+    screen.on_enter()
+    frames(2)
+    assert screen.picture.texture is not None and screen.picture.texture.size == (640, 480)
+    assert "top left" in screen.instruction.text
+
+    # touch the four corner holes on the picture
+    for x, y in corner_pixels(scene):
+        height, width = 480, 640
+        scale = min(screen.picture.width / width, screen.picture.height / height)
+        left = screen.picture.x + (screen.picture.width - width * scale) / 2
+        bottom = screen.picture.y + (screen.picture.height - height * scale) / 2
+        wx, wy = left + x * scale, bottom + (height - y) * scale
+        assert screen.picture_to_frame(wx, wy) == pytest.approx((x, y))
+        touch_at(*screen.picture.to_window(wx, wy))
+    assert screen.session.step is Step.EMPTY, screen.status.text
+    assert "Take every peg off" in screen.instruction.text
+
+    tap(find(screen, text="Learn"))
+    assert screen.session.step is Step.COLOUR and "red" in screen.instruction.text
+    for hole, colour in ((5, "red"), (77, "blue"), (None, "green"), (40, "yellow")):
+        assert colour in screen.instruction.text
+        if hole is None:
+            tap(find(screen, text="Skip this colour"))
+            continue
+        camera.scene = Scene(size=SMALL, rotation=-4, tilt=0.2, pegs={hole: colour})
+        screen.next_frame()
+        tap(find(screen, text="Learn"))
+        assert screen.status.text == "Colour learnt."
+    assert "red, blue, yellow" in screen.instruction.text
+    ui.screenshot("camera-calibration-done")
+    tap(find(screen, text="Save"))
+    assert "Saved" in screen.status.text
+    profile = load_profile(tmp_path / "camera.json")
+    assert [c.name for c in profile.colours] == ["red", "blue", "yellow"]
+
+    game = Scene(size=SMALL, pegs={0: "red", 50: "blue", 99: "yellow"}, tilt=0.5)
+    assert read_image(render(game), profile).letters == truth_letters(game)
+    screen.on_leave()
+    assert camera.closed
+    assert make_screen(SimpleNamespace(config=parse_config(""), manager=None)).name == "camera_calibration"
+
+
+def test_no_camera_is_said_on_screen(ui: UI, tmp_path: Path) -> None:
+    from app.ui.camera_calibration import CameraCalibrationScreen
+    from vision.capture import CaptureError
+
+    def broken() -> Any:
+        raise CaptureError("camera 0: cannot be opened")
+
+    ctx = SimpleNamespace(config=parse_config(""), manager=None)
+    screen = CameraCalibrationScreen(ctx, open_capture=broken, save_to=tmp_path / "c.json")
+    ui.show(screen)
+    screen.on_enter()
+    assert "No camera picture" in screen.status.text
+    tap(find(screen, text="Keep the holes"))
+    tap(find(screen, text="Learn"))
+    assert "No camera picture" in screen.status.text and screen.session.step is Step.EMPTY
