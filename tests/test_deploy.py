@@ -47,10 +47,38 @@ def snapshot(root: Path, *, dir_mtimes: bool = True) -> dict[str, tuple[object, 
     return tree
 
 
+PACKAGE_PARTS = (
+    "pyproject.toml", "README.md", "rules", "hardware", "firmware_bridge", "vision", "app", "deploy",
+)
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A still copy of the checkout for the installer to install from.
+
+    The installer hashes the source to decide whether to reinstall; in a working tree that people
+    edit meanwhile, the live checkout would make "a second run changes nothing" untestable.
+    """
+    for _attempt in range(5):
+        copy = tmp_path_factory.mktemp("checkout")
+        try:
+            for part in PACKAGE_PARTS:
+                if (ROOT / part).is_dir():
+                    shutil.copytree(ROOT / part, copy / part,
+                                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+                else:
+                    shutil.copy2(ROOT / part, copy / part)
+            return copy
+        except (OSError, shutil.Error):
+            continue  # a file vanished while copying: someone is editing; try again
+    raise RuntimeError("the checkout kept changing while it was copied")
+
+
 class Pi:
     """A scratch root with the usual system folders, and the stub commands beside it."""
 
-    def __init__(self, tmp_path: Path, users: dict[str, list[str]] | None = None) -> None:
+    def __init__(self, tmp_path: Path, source: Path, users: dict[str, list[str]] | None = None) -> None:
+        self.install = source / "deploy" / "install.sh"
         self.root = tmp_path / "root"
         for folder in SKELETON:
             (self.root / folder).mkdir(parents=True)
@@ -61,7 +89,7 @@ class Pi:
         env.pop("SUDO_USER", None)
         before = len(calls(self.stubs))
         done = subprocess.run(
-            ["bash", str(INSTALL), "--root", str(self.root), *args],
+            ["bash", str(self.install), "--root", str(self.root), *args],
             capture_output=True, text=True, env=env, timeout=120, check=False,
         )
         self.last_calls = calls(self.stubs)[before:]
@@ -80,28 +108,29 @@ class Pi:
 
 
 @pytest.fixture
-def pi(tmp_path: Path) -> Pi:
-    return Pi(tmp_path)
+def pi(tmp_path: Path, source: Path) -> Pi:
+    return Pi(tmp_path, source)
 
 
 def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-def test_install_puts_everything_where_it_belongs(pi: Pi) -> None:
+def test_install_puts_everything_where_it_belongs(pi: Pi, source: Path) -> None:
     pi.run()
+    deploy = source / "deploy"
     unit = pi.path("/etc/systemd/system/table99.service")
-    assert unit.read_text() == (DEPLOY / "table99.service").read_text() and mode(unit) == 0o644
-    assert pi.path("/etc/table99/config.toml").read_text() == (DEPLOY / "config.toml").read_text()
+    assert unit.read_text() == (deploy / "table99.service").read_text() and mode(unit) == 0o644
+    assert pi.path("/etc/table99/config.toml").read_text() == (deploy / "config.toml").read_text()
     assert pi.path("/etc/table99/config.toml.example").is_file()
-    rule = DEPLOY / "udev" / "99-table99-board.rules"
+    rule = deploy / "udev" / "99-table99-board.rules"
     if rule.exists():  # written by the firmware engineer; installed from wherever it stands
         assert pi.path("/etc/udev/rules.d/99-table99-board.rules").read_bytes() == rule.read_bytes()
         assert "udevadm control --reload-rules" in pi.last_calls
     data = pi.path("/var/lib/table99")
     assert data.is_dir() and mode(data) == 0o2770
     assert f"chown table99:table99 {data}" in pi.last_calls
-    assert pi.path("/opt/table99/README.md").read_text() == (DEPLOY / "README.md").read_text()
+    assert pi.path("/opt/table99/README.md").read_text() == (deploy / "README.md").read_text()
     if shutil.which("systemctl"):
         wants = pi.path("/etc/systemd/system/multi-user.target.wants/table99.service")
         assert os.readlink(wants) == "/etc/systemd/system/table99.service"
@@ -148,13 +177,14 @@ def test_a_source_change_reinstalls_only_table99(pi: Pi, tmp_path: Path) -> None
     assert [c.split()[:4] for c in pi.changing_calls()] == [["venv-python", "-m", "pip", "install"]] * 2
 
 
-def test_an_edited_config_survives_an_update(pi: Pi) -> None:
+def test_an_edited_config_survives_an_update(pi: Pi, source: Path) -> None:
     pi.run()
     config = pi.path("/etc/table99/config.toml")
     config.write_text('[board]\nsource = "serial"\n')
     pi.run()
     assert config.read_text() == '[board]\nsource = "serial"\n'
-    assert pi.path("/etc/table99/config.toml.example").read_text() == (DEPLOY / "config.toml").read_text()
+    example = (source / "deploy" / "config.toml").read_text()
+    assert pi.path("/etc/table99/config.toml.example").read_text() == example
 
 
 def test_uninstall_removes_it_all_and_keeps_the_games(pi: Pi) -> None:
@@ -179,8 +209,8 @@ def test_uninstall_purge_deletes_the_games_too(pi: Pi) -> None:
     assert snapshot(pi.root, dir_mtimes=False) == before
 
 
-def test_uninstall_leaves_an_existing_user_but_takes_back_the_groups(tmp_path: Path) -> None:
-    pi = Pi(tmp_path, users={"pi": ["video"]})
+def test_uninstall_leaves_an_existing_user_but_takes_back_the_groups(tmp_path: Path, source: Path) -> None:
+    pi = Pi(tmp_path, source, users={"pi": ["video"]})
     pi.run("--user", "pi")
     assert sorted(pi.state()["users"]["pi"]) == sorted(  # type: ignore[index]
         ["video", "gpio", "dialout", "render", "input"])
@@ -203,15 +233,16 @@ def test_rotation_drop_in(pi: Pi) -> None:
     assert not drop_in.parent.exists()
 
 
-def test_desktop_mode_autostarts_in_the_session_and_back(tmp_path: Path) -> None:
-    pi = Pi(tmp_path, users={"pi": []})
+def test_desktop_mode_autostarts_in_the_session_and_back(tmp_path: Path, source: Path) -> None:
+    pi = Pi(tmp_path, source, users={"pi": []})
     (pi.root / "etc/lightdm").mkdir(parents=True)
     (pi.root / "etc/lightdm/lightdm.conf").write_text("[Seat:*]\nautologin-user=pi\n")
     (pi.root / "etc/systemd/system/display-manager.service").symlink_to("/lib/systemd/system/lightdm.service")
     done = pi.run()
     assert "mode: desktop" in done.stdout
     launcher = pi.path("/opt/table99/bin/table99-desktop")
-    assert launcher.read_bytes() == (DEPLOY / "table99-desktop").read_bytes() and mode(launcher) == 0o755
+    assert launcher.read_bytes() == (source / "deploy" / "table99-desktop").read_bytes()
+    assert mode(launcher) == 0o755
     assert pi.path("/etc/xdg/autostart/table99.desktop").is_file()
     assert "table99" in pi.state()["users"]["pi"]  # type: ignore[index]
     assert not pi.path("/etc/systemd/system/multi-user.target.wants/table99.service").exists()
@@ -327,3 +358,8 @@ def test_the_desktop_launcher_only_runs_for_the_table99_group(tmp_path: Path) ->
     if "table99" in subprocess.run(["id", "-nG"], capture_output=True, text=True, check=False).stdout.split():
         pytest.skip("this user is in the table99 group: the launcher would really start the app")
     assert done.returncode == 0 and done.stdout == done.stderr == ""
+
+
+def test_the_still_copy_holds_what_the_installer_packages() -> None:
+    line = next(x for x in INSTALL.read_text().splitlines() if x.startswith("PACKAGE_PARTS=("))
+    assert tuple(line.split("(", 1)[1].rstrip(")").split()) == PACKAGE_PARTS
