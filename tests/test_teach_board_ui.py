@@ -69,6 +69,31 @@ def test_teaching_two_holes_and_saving_the_map(ui: Any) -> None:
     assert source.reader is None
 
 
+@pytest.mark.skipif(importlib.util.find_spec("gpiozero") is None, reason="needs gpiozero for the mock board")
+def test_a_chain_that_answers_late_is_waited_for(ui: Any) -> None:
+    from app.ui.teach_board import TeachBoardScreen
+
+    mock = MockBoard(ChainWiring())
+    mock.sim.disconnected = True
+    source = GpioBoardSource(mock.opener(), None, ScanSettings(agree=2), scan_hz=500, retry_seconds=0.01)
+    screen = TeachBoardScreen(context(), source=source)
+    ui.show(screen)
+    screen.open_board()
+    try:
+        assert "does not answer" in screen.message.text and "all ones" in screen.message.text
+        assert find(screen, text="Save").disabled and screen.session is None
+        mock.sim.disconnected = False  # the ribbon cable goes in
+
+        def ready() -> bool:
+            screen.poll()
+            return screen.session is not None and not find(screen, text="Start").disabled
+
+        frames_until(ready, limit=2000)
+        assert "Take every peg off the board" in screen.message.text
+    finally:
+        screen.close_board()
+
+
 def test_a_board_that_cannot_open_is_explained_on_screen(ui: Any) -> None:
     from app.ui.teach_board import TeachBoardScreen
 

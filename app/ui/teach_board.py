@@ -153,13 +153,22 @@ class TeachBoardScreen(Screen):
             return
         self._unsubscribe = self.source.subscribe_inputs(self._inputs.put)
         self.source.start()
+        if self.source.reader is None:  # the pins could not be opened: nothing will change
+            reason = self.source.health.detail
+            self._show_problem(tr("The sensor board does not answer: {reason}", reason=reason))
+            return
+        self._event = Clock.schedule_interval(lambda _dt: self.poll(), 0.05)
+        self._begin_when_answering()
+
+    def _begin_when_answering(self) -> None:
+        """Start the session once the board passes its self-test (the source retries it)."""
         health = self.source.health
         if not health.ok:
             self._show_problem(tr("The sensor board does not answer: {reason}", reason=health.detail))
             return
-        inputs = self.source.reader.inputs
-        self.session = TeachSession(default_teach_map(inputs, self._saved_map()))
-        self._event = Clock.schedule_interval(lambda _dt: self.poll(), 0.05)
+        for button in self.buttons.values():
+            button.disabled = False
+        self.session = TeachSession(default_teach_map(self.source.reader.inputs, self._saved_map()))
         self.refresh()
 
     def close_board(self) -> None:
@@ -196,6 +205,8 @@ class TeachBoardScreen(Screen):
     # -- input ----------------------------------------------------------------------------------
     def poll(self) -> None:
         """Main thread: hand the newest sensed inputs to the session."""
+        if self.session is None and self.source is not None:
+            self._begin_when_answering()
         latest = None
         while True:
             try:
