@@ -193,6 +193,8 @@ class GpioBoardSource(BoardSource):
         :meth:`start` calls this; tests and the teach step may call it and then drive
         :meth:`scan_once` themselves, without the thread.
         """
+        self._last_inputs = None  # a new session: nothing sensed yet
+        self._fault = None
         try:
             self._reader = self._open_reader()
         except Exception as exc:  # no GPIO, pin busy, bad pin name: all say why in the health
