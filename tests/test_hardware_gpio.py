@@ -121,6 +121,29 @@ def test_chain_reads_every_input_in_the_documented_order(
         factory.reset()
 
 
+@settings(max_examples=40)
+@given(st.sets(st.integers(0, 101)), st.integers(0, 12), st.booleans())
+def test_any_broken_link_fails_the_sentinels_whatever_the_pegs(
+    magnets: set[int], broken_after: int, active_high: bool
+) -> None:
+    """No arrangement of pegs can make a broken chain look whole (so none is ever published)."""
+    factory = MockFactory()
+    try:
+        sim = MockShiftChain(factory, active_high=active_high)
+        sim.tied = {102: False, 103: True}
+        sim.set_magnets(magnets)
+        sim.broken_after = broken_after
+        with ShiftRegisterChain(active_high=active_high, tied_low=[102], tied_high=[103],
+                                pin_factory=factory) as chain:
+            chain.read_mask()
+            assert not chain.sentinel_ok
+            sim.broken_after = None
+            assert set(bits(chain.read_mask())) == magnets | ({103} if active_high else {102})
+            assert chain.sentinel_ok
+    finally:
+        factory.reset()
+
+
 def test_chain_names_inputs_by_chip_and_pin(factory: MockFactory) -> None:
     MockShiftChain(factory)
     with ShiftRegisterChain(pin_factory=factory) as chain:
