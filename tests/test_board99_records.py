@@ -82,9 +82,17 @@ def test_replay_text_shows_the_outcome_penalties_and_board() -> None:
     text = replay_text(won_game())
     assert "Won by Ann with 10 11 12 13 14" in text
     assert "Penalty at action 4: Ben, discard-out-of-turn" in text
-    board = text.splitlines()[-10:]
+    board = text.splitlines()[-11:]
     assert board[1].split() == ["Ann"] * 5 + ["15", "16", "17", "18", "19"]
     assert board[9].split()[5] == "Ben"
+    assert board[10] == "Pegs: Ann = Ann, Ben = Ben"
+
+
+def test_board_labels_stay_unique_when_names_share_a_beginning() -> None:
+    from rules.board99.replay import peg_labels
+
+    assert peg_labels(("Ann", "Ben")) == {"Ann": "Ann", "Ben": "Ben"}
+    assert peg_labels(("Basic 1", "Basic 2", "You")) == {"Basic 1": "B1", "Basic 2": "B2", "You": "Y3"}
 
 
 def test_records_round_trip_through_json() -> None:

@@ -79,11 +79,14 @@ def test_a_whole_game_against_the_computer_is_saved_and_replays(tmp_path: Path) 
     assert len(summary["line"]) >= 5
 
 
-def test_partners_with_three_opponents_and_the_5of99_ruleset() -> None:
+def test_partners_with_three_opponents_and_the_5of99_ruleset(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
     code, text = play("q\n", "--seed", "1", "--opponents", "basic,advanced,basic", "--ruleset", "5of99",
-                      "--layout", "twisted")
+                      "--layout", "twisted", "--save", str(save))
     assert code == 0 and "Sides: You + Advanced 2; Basic 1 + Basic 3" in text
     assert "5of99, layout twisted" in text
+    record = json.loads(save.read_text())  # written before the first action, so a quit loses nothing
+    assert record["actions"] == [] and record["sides"] == [["You", "Advanced 2"], ["Basic 1", "Basic 3"]]
 
 
 def test_the_table99_command_runs_it_and_refuses_bad_options() -> None:

@@ -194,6 +194,7 @@ def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
             record = record_to_json(Record(setup, tuple(actions)))
             args.save.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
+    save()
     say(f"The Game of 99 ({setup.ruleset.value}, layout {layout.name}), seed {seed}.")
     say("Sides: " + "; ".join(" + ".join(side) for side in setup.sides))
     say("Five in a row, column or diagonal wins. Type help for the commands.")

@@ -29,14 +29,24 @@ def replay_json(record: dict[str, Any]) -> dict[str, Any]:
     return state_json(state)
 
 
+def peg_labels(players: tuple[str, ...]) -> dict[str, str]:
+    """Short labels for the board: the first three letters, or letter + seat when those clash."""
+    short = [p[:3] for p in players]
+    if len(set(short)) == len(short):
+        return dict(zip(players, short, strict=True))
+    return {p: f"{p[:1]}{i + 1}" for i, p in enumerate(players)}
+
+
 def board_text(state: GameState) -> str:
-    """The board as printed numbers; a taken square shows the first letters of its player's name."""
+    """The board as printed numbers; a taken square shows its player's label (see the legend)."""
     pegs = state.pegs
-    width = max(3, *(len(p[:3]) for p in state.setup.players))
+    labels = peg_labels(state.setup.players)
+    width = max(3, *(len(v) for v in labels.values()))
     rows = []
     for row in state.setup.layout.rows():
-        cells = [pegs[n][:3].rjust(width) if n in pegs else str(n).rjust(width) for n in row]
+        cells = [labels[pegs[n]].rjust(width) if n in pegs else str(n).rjust(width) for n in row]
         rows.append(" ".join(cells))
+    rows.append("Pegs: " + ", ".join(f"{label} = {p}" for p, label in labels.items()))
     return "\n".join(rows)
 
 
