@@ -37,6 +37,11 @@ class TurnLeds:
     def __len__(self) -> int:
         return len(self._leds)
 
+    @property
+    def states(self) -> tuple[bool, ...]:
+        """Which seats' LEDs are lit now."""
+        return tuple(bool(led.is_lit) for led in self._leds)
+
     def show(self, seat: int | None) -> None:
         """Light seat ``seat`` (0-based) only; None or a seat without an LED turns all off."""
         for index, led in enumerate(self._leds):

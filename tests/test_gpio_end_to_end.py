@@ -1,25 +1,27 @@
-"""End to end on mock pins: a 74HC165 chain with a taught (scrambled) wiring map, the GPIO source,
-the referee and the turn LEDs and buzzer, playing a short Game of 99 by driving the mock pins."""
+"""End to end on mock pins, wired from a config file as the app wires it: a 74HC165 chain with a
+taught (scrambled) wiring map, the GPIO source, the referee, the turn LEDs and the buzzer, playing
+a short Game of 99 by driving the mock pins."""
 
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 pytest.importorskip("gpiozero", reason="the GPIO tests need gpiozero (pip install 'table99[gpio]')")
 
-from gpiozero.pins.mock import MockFactory
-
+from app import paths
 from app.board99_game import Board99Game, TableSetup
+from app.config import parse_config
 from app.referee import Phase, Referee, StabilityWindow
+from app.source_factories import gpio as gpio_factory
+from app.sources import make_source
 from app.store import GameStore
-from app.table_outputs import TableOutputs, build_devices, check_outputs
+from app.table_outputs import attach_outputs
 from hardware.board_source import HealthState, ReadingQueue
-from hardware.gpio_setup import ChainWiring, MockBoard
 from hardware.gpio_source import GpioBoardSource
-from hardware.scan import ScanSettings
 from hardware.wiring import WiringMap
 from rules import board99 as rules
 
@@ -32,29 +34,49 @@ class Clock:
         return self.now
 
 
+CONFIG = """
+[board]
+source = "gpio"
+stable_seconds = 0.4
+[board.gpio]
+mock = true
+debounce_scans = 3
+[outputs]
+turn_leds = [5, 6]
+buzzer = 12
+mock = true
+"""
+
+
 class Table:
-    """Everything the app wires for a hall-sensor board, scanned by hand every 5 ms."""
+    """The app's wiring for a hall-sensor board, from a config file, scanned by hand every 5 ms.
+
+    config -> ``app.sources.make_source`` -> ``[board.gpio]`` factory (mock pins, the taught map
+    from the data directory) -> ReadingQueue -> Referee -> ``attach_outputs`` (LEDs, buzzer).
+    """
 
     def __init__(self) -> None:
         self.clock = Clock()
         order = list(range(102))  # inputs 102 and 103 are the chain's tied sentinels
         random.Random(6).shuffle(order)
-        self.wiring = WiringMap(104, tuple(order[:100]))  # a hand-built board, taught
-        self.mock = MockBoard(ChainWiring())
-        self.source = GpioBoardSource(self.mock.opener(), self.wiring,
-                                      ScanSettings(agree=3, stable_seconds=0.05), clock=self.clock)
+        self.wiring = WiringMap(104, tuple(order[:100]))  # a hand-built board, taught and saved
+        self.wiring.save(paths.data_dir() / gpio_factory.WIRING_FILE)
+        config = parse_config(CONFIG, "config.toml")
+        source = make_source(config)
+        assert isinstance(source, GpioBoardSource) and source.wiring == self.wiring
+        self.source = source
+        self.mock = source.mock_board
         self.store = GameStore(":memory:")
         setup = rules.make_setup(("Ann", "Ben"), layout="spiral-out")
         self.game = Board99Game.create(self.store, setup, TableSetup(colours={"Ann": "red", "Ben": "blue"}))
-        self.referee = Referee(self.game, StabilityWindow(0.4, self.clock))
+        self.referee = Referee(self.game, StabilityWindow(config.stable_seconds, self.clock))
         self.events: list[Any] = []
         self.referee.subscribe(self.events.append)
         self.queue = ReadingQueue()
         self.source.subscribe(self.queue.put)
-        self.pins = MockFactory()
-        devices = build_devices(check_outputs({"turn_leds": [5, 6], "buzzer": 12}), self.pins)
-        self.outputs = TableOutputs(devices)
-        self.outputs.attach(self.referee)
+        outputs = attach_outputs(SimpleNamespace(config=config, extras={}), self.referee)
+        assert outputs is not None and outputs.devices.leds is not None
+        self.outputs = outputs
         assert self.source.open()
         self.referee.start()
         self.pegs: set[int] = set()
@@ -65,7 +87,7 @@ class Table:
             holes = self.pegs if magnets is None else magnets
             self.mock.set_inputs({self.wiring.input_of(h) for h in holes})  # type: ignore[misc]
             self.clock.now += 0.005
-            self.source.scan_once()
+            self.source.scan_once(self.clock.now)
             for event in self.queue.drain():
                 self.referee.on_board_event(event)
             self.referee.tick()
@@ -85,7 +107,9 @@ class Table:
         return list(self.store.load(self.game.id).actions)
 
     def leds(self) -> list[bool]:
-        return [self.pins.pin(p).state for p in (5, 6)]
+        leds = self.outputs.devices.leds
+        assert leds is not None
+        return list(leds.states)
 
 
 def test_a_short_game_on_mock_pins_is_refereed_play_by_play() -> None:
