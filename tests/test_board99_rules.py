@@ -531,12 +531,13 @@ def test_drawing_from_an_empty_deck_is_refused() -> None:
 
 def test_checked_and_unchecked_application_agree_on_valid_input() -> None:
     state = new_game(2, deck=list(range(100)))
-    actions = [Draw("Ann"), Draw("Ben"), Play("Ann", 0, 55), Play("Ann", 1, 56), Discard("Ben", 1 + 0)]
+    actions = [Draw("Ann"), Draw("Ben"), Play("Ann", 0, 55), Discard("Ben", 1), Draw("Ann"),
+               Play("Ann", 2, 9)]
     checked, unchecked = state, state
-    for action in actions[:4]:
-        try:
-            checked, ev1 = apply(checked, action)
-        except InvalidActionError:
-            continue
+    for action in actions:
+        checked, ev1 = apply(checked, action)
         unchecked, ev2 = apply_unchecked(unchecked, action)
         assert checked == unchecked and ev1 == ev2
+    assert checked.penalties[0].offence == "play-out-of-turn"
+    with pytest.raises(InvalidActionError):
+        apply(checked, Play("Ann", 50, 60))
