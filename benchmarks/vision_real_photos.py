@@ -71,19 +71,20 @@ def main() -> int:
     args = parser.parse_args()
     folder = args.shared / "datasets" / "gobonline"
     results, used = run(folder, args.calibrate)
-    print(f"calibrated on {used}; reading {len(results)} photos")
+    print(f"calibrated on {used} (its ground truth); reading {len(results)} photos by their grid corners")
     total = correct = 0
     for r in results:
         s = r.score
         total += s.total
         correct += s.correct
-        print(
-            f"{r.name:28s} {s.correct:4d}/{s.total} = {100 * s.share:6.2f}%  wrong={len(s.wrong)} unsure={len(s.unsure)}"
-        )
-        for row, col, got, want in s.wrong:
-            print(f"    wrong  row {row} col {col}: read {got}, truly {want}")
-        for row, col, want in s.unsure:
-            print(f"    unsure row {row} col {col}: truly {want}")
+        share = f"{s.correct:4d}/{s.total} = {100 * s.share:6.2f}%"
+        print(f"{r.name:28s} {share}  wrong={len(s.wrong)} unsure={len(s.unsure)}")
+        if s.wrong:
+            cells = " ".join(f"({row},{col} {got}/{want})" for row, col, got, want in s.wrong)
+            print(f"    wrong (row,col read/truth): {cells}")
+        if s.unsure:
+            cells = " ".join(f"({row},{col} {want})" for row, col, want in s.unsure)
+            print(f"    unsure (row,col truth): {cells}")
     print(f"TOTAL {correct}/{total} = {100 * correct / total:.2f}% of intersections read correctly")
     return 0
 

@@ -44,8 +44,8 @@ def main() -> int:
             unsure += got == "?"
             wrong += got not in ("?", want)
     print(
-        f"still pictures: {args.scenes} scenes, {holes} holes: wrong {wrong} ({1000 * wrong / holes:.2f} per 1000),"
-        f" unsure {unsure} ({100 * unsure / holes:.2f}%)"
+        f"still pictures: {args.scenes} scenes, {holes} holes: wrong {wrong}"
+        f" ({1000 * wrong / holes:.2f} per 1000), unsure {unsure} ({100 * unsure / holes:.2f}%)"
     )
 
     false_plays = missed = released_total = plays_seen = 0
@@ -69,8 +69,9 @@ def main() -> int:
         if last is not None and list(last) == truths[-1]:
             plays_seen += 1
     print(
-        f"hand sequences: {args.sequences} clips, {released_total} readings released: false plays {false_plays},"
-        f" readings missing a peg {missed}, final board read exactly in {plays_seen}/{args.sequences}"
+        f"hand sequences: {args.sequences} clips, {released_total} readings released:"
+        f" false plays {false_plays}, readings missing a peg {missed},"
+        f" final board read exactly in {plays_seen}/{args.sequences}"
     )
     print(f"({time.time() - started:.0f} s)")
     return 0

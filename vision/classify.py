@@ -41,12 +41,20 @@ def _log(values: NDArray[np.float32]) -> NDArray[np.float64]:
 def hole_features(
     holes: NDArray[np.float32], gaps: NDArray[np.float32], rows: int, cols: int
 ) -> NDArray[np.float64]:
-    """(rows*cols, 3) features: log hole colour minus log light (median of its four gaps)."""
+    """(rows*cols, 3) features: log hole colour minus log light at the hole.
+
+    The light is the median of the gaps in a 4x4 block around the hole (its four own gaps and
+    the ring beyond), clipped at the grid's edge. A block, not only the four nearest gaps: at
+    the board's edge the outer gaps may fall beyond the board (a thin margin seen at an angle),
+    and a neighbour's fat peg may touch a gap; the median of up to 16 shrugs off such outliers,
+    and three pitches are still small against the way light changes across a board.
+    """
     import numpy as np
 
     lg = _log(gaps).reshape(rows + 1, cols + 1, 3)
-    around = np.stack([lg[:-1, :-1], lg[:-1, 1:], lg[1:, :-1], lg[1:, 1:]])
-    light = np.median(around, axis=0).reshape(rows * cols, 3)
+    padded = np.pad(lg, ((1, 1), (1, 1), (0, 0)), constant_values=np.nan)
+    block = np.stack([padded[dr : dr + rows, dc : dc + cols] for dr in range(4) for dc in range(4)])
+    light = np.nanmedian(block, axis=0).reshape(rows * cols, 3)
     return np.asarray(_log(holes) - light, dtype=np.float64)
 
 
@@ -103,11 +111,12 @@ def learn_model(letter: str, name: str, features: NDArray[np.float64]) -> Colour
     """A class from examples: their mean, and a spread never below :data:`SPREAD_FLOOR`."""
     import numpy as np
 
-    feats = np.asarray(features, dtype=np.float64).reshape(-1, 3)
+    feats = np.asarray(features, dtype=np.float64)
+    feats = feats.reshape(len(feats), -1) if feats.ndim > 1 else feats.reshape(1, -1)
     if len(feats) == 0:
         raise ValueError(f"no examples of {name!r} to learn from")
     mean = feats.mean(axis=0)
-    std = feats.std(axis=0) if len(feats) > 1 else np.zeros(3)
+    std = feats.std(axis=0) if len(feats) > 1 else np.zeros(feats.shape[1])
     spread = np.sqrt(std**2 + SPREAD_FLOOR**2)
     return ColourModel(
         letter, name, tuple(float(v) for v in mean), tuple(float(v) for v in spread), len(feats)
