@@ -133,8 +133,8 @@ class GameState:
         return self.setup.side_of(player)
 
     def empty_squares(self) -> tuple[int, ...]:
-        layout = self.setup.layout
-        return tuple(sorted(layout.number_at(h) for h, s in enumerate(self.holes) if s == EMPTY))
+        numbers = self.setup.layout.numbers
+        return tuple(sorted([numbers[h] for h, s in enumerate(self.holes) if s == EMPTY]))
 
     def legal_squares(self, card: int) -> tuple[int, ...]:
         """Empty squares a card may take: those numbered ``card`` or higher."""
@@ -435,8 +435,9 @@ def _settle(state: GameState, events: list[Event]) -> GameState:
             events.append(Tied("every card has been played or discarded"))
             return replace(state, outcome=Outcome("tie", (), ()), turn=None)
         return state
-    empty = state.empty_squares()
-    highest = empty[-1] if empty else -1
+    numbers = setup.layout.numbers
+    highest = max([numbers[h] for h, s in enumerate(state.holes) if s == EMPTY], default=-1)
+    empty = highest >= 0
     out = set(state.out_seats)
     hands = state.hands
     face_up = state.face_up
