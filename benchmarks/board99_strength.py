@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/board99_strength.py [--games 400] [--pairs advanced:intermediate,...]
 
 Prints each pairing's score (wins + half the draws) / games for the first-named level, and the
-first level's decision times (median and worst, in ms).
+first level's decision times (median and worst, in ms), over all decisions and over those that
+play a card (where the advanced level looks ahead).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.board99 import GameState, Ruleset, apply, make_setup
+from rules.board99 import GameState, Play, Ruleset, apply, make_setup
 from rules.board99.ai import choose_action
 
 
@@ -36,7 +37,10 @@ def play_game(levels: dict[str, str], first: str, seed: int, ruleset: str, layou
         view = state.view_for(who)
         t0 = time.perf_counter()
         action = choose_action(view, levels[who], ai_rng)
-        timings[levels[who]].append(time.perf_counter() - t0)
+        elapsed = time.perf_counter() - t0
+        timings[levels[who]].append(elapsed)
+        if isinstance(action, Play):
+            timings[levels[who] + ":play"].append(elapsed)
         state, _ = apply(state, action)
     return state
 
@@ -50,7 +54,7 @@ def main() -> int:
     args = parser.parse_args()
     for pair in args.pairs.split(","):
         a, b = pair.split(":")
-        timings: dict[str, list[float]] = {a: [], b: []}
+        timings: dict[str, list[float]] = {a: [], b: [], a + ":play": [], b + ":play": []}
         score = 0.0
         draws = 0
         for g in range(args.games):
@@ -68,6 +72,9 @@ def main() -> int:
               f"score {score / args.games:.3f} (draws {draws})")
         print(f"  {a} decision time: median {statistics.median(times) * 1000:.2f} ms, "
               f"worst {times[-1] * 1000:.2f} ms over {len(times)} decisions")
+        plays = sorted(timings[a + ":play"])
+        print(f"  {a} decisions that play a card: median {statistics.median(plays) * 1000:.2f} ms, "
+              f"worst {plays[-1] * 1000:.2f} ms over {len(plays)}")
     return 0
 
 
