@@ -208,6 +208,31 @@ def test_watch_saves_annotated_frames_and_prints_released_readings(
     )
 
 
+def test_watch_show_says_when_this_opencv_has_no_window(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    small_profile().save(tmp_path / "p.json")
+    cv2.imwrite(str(tmp_path / "f.png"), render(Scene(size=SMALL)))
+    try:
+        cv2.imshow("probe", np.zeros((4, 4, 3), np.uint8))
+    except cv2.error:
+        pass  # a headless OpenCV, as installed for the tests
+    else:
+        pytest.skip("this OpenCV can open windows")
+    code = main(
+        [
+            "vision",
+            "watch",
+            "--camera",
+            str(tmp_path / "f.png"),
+            "--profile",
+            str(tmp_path / "p.json"),
+            "--show",
+        ]
+    )
+    assert code == 2 and "--save" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("suffix", [".png", ".pdf"])
 def test_print_markers_writes_stickers_at_true_size(tmp_path: Path, suffix: str) -> None:
     out = tmp_path / f"markers{suffix}"

@@ -6,8 +6,9 @@
   pixels) reads any grid without stickers.
 - ``calibrate --out FILE --empty IMAGE [--peg R=red:IMAGE ...] [--labelled IMAGE=ROWS.txt ...]``
   makes a profile from pictures: the empty board, then pictures with pegs of one colour placed.
-- ``watch [--camera SPEC] [--save DIR]`` runs the live reader and prints each released reading;
-  with ``--save`` it writes every frame with what it sees drawn on it as PNG.
+- ``watch [--camera SPEC] [--show] [--save DIR]`` runs the live reader and prints each released
+  reading; ``--show`` shows the camera with what it sees drawn on it (needs an OpenCV with
+  windows), ``--save`` writes every such frame as PNG.
 
 Exit status: 0 done, 2 bad input (a one-line message on stderr says what and where).
 """
@@ -60,6 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _common(watch)
     watch.add_argument("--camera", default="picamera", help='"picamera", "webcam:0", a video, a folder')
     watch.add_argument("--save", help="folder to write annotated PNG frames into")
+    watch.add_argument("--show", action="store_true", help="show the annotated camera picture in a window")
     watch.add_argument("--frames", type=int, default=0, help="stop after this many frames (0 = never)")
 
 
@@ -192,6 +194,14 @@ def _calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _show(cv2: Any, image: Any) -> None:
+    try:
+        cv2.imshow("table99 vision", image)
+        cv2.waitKey(1)
+    except cv2.error:
+        raise UsageError(tr("this OpenCV cannot open a window (a headless build): use --save DIR")) from None
+
+
 def _letters_file(path: str, rows: int, cols: int) -> list[str]:
     try:
         lines = [line.split() for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -230,8 +240,12 @@ def _watch(args: argparse.Namespace) -> int:
                 break
             result = reader.process(frame)
             count += 1
-            if save is not None:
-                cv2.imwrite(str(save / f"frame_{count:05d}.png"), annotate(frame, result, profile))
+            if save is not None or args.show:
+                drawn = annotate(frame, result, profile)
+                if save is not None:
+                    cv2.imwrite(str(save / f"frame_{count:05d}.png"), drawn)
+                if args.show:
+                    _show(cv2, drawn)
             if result.released is not None:
                 print(tr("frame {n}: board read", n=count))
                 for r in range(profile.rows):
