@@ -103,6 +103,18 @@ def test_a_camera_that_cannot_open_is_an_error_that_says_which() -> None:
     assert source.health.state is HealthState.STOPPED
 
 
+def test_a_corrupted_frame_is_reported_as_an_error_that_says_what() -> None:
+    source = CameraSource(lambda: Frames([np.zeros((48, 64), np.uint8)] * 50), small_profile())
+    seen = threading.Event()
+    source.subscribe(
+        lambda e: seen.set() if isinstance(e, SourceHealth) and e.state is HealthState.ERROR else None
+    )
+    source.start()
+    assert seen.wait(10)
+    assert "colour picture" in source.health.detail and "(48, 64)" in source.health.detail
+    source.stop()
+
+
 def test_no_stickers_in_view_means_no_reading_and_not_connected() -> None:
     blank = [np.full((480, 640, 3), 90, np.uint8) for _ in range(6)]
     source, events = run_frames(blank)

@@ -14,6 +14,7 @@ video, test frames) ends with STOPPED once its frames are used up.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -26,6 +27,7 @@ from vision.profile import EMPTY, UNSURE, BoardProfile
 if TYPE_CHECKING:
     from vision.reader import BoardReader, FrameResult
 
+log = logging.getLogger(__name__)
 LOST_AFTER_FRAMES = 30  # frames without the stickers before the source says the board is lost
 RETRY_SECONDS = 1.0
 
@@ -116,7 +118,14 @@ class CameraSource(BoardSource):
                     if self._stop_event.wait(RETRY_SECONDS):
                         break
                     continue
-            capture = self._step(capture, reader)
+            try:
+                capture = self._step(capture, reader)
+            except Exception as exc:  # a bug must not die silently in a thread: say so, keep trying
+                log.exception("camera source: a frame could not be processed")
+                self._set_health(SourceHealth(HealthState.ERROR, f"a frame could not be processed: {exc}"))
+                if self._stop_event.wait(RETRY_SECONDS):
+                    break
+                continue
             if capture is None and self._health.state is HealthState.STOPPED:
                 return
         if capture is not None:

@@ -148,6 +148,9 @@ class BoardReader:
     def process(self, frame: NDArray[np.uint8]) -> FrameResult:
         import time
 
+        if getattr(frame, "ndim", 0) != 3 or frame.shape[2] != 3 or frame.dtype.name != "uint8":
+            shape = getattr(frame, "shape", None)
+            raise ValueError(f"expected a colour picture (height, width, 3) of bytes, got shape {shape}")
         stages: dict[str, float] = {}
         clock = time.perf_counter
         t = clock()
