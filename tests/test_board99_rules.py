@@ -559,3 +559,18 @@ def test_checked_and_unchecked_application_agree_on_valid_input() -> None:
     assert checked.penalties[0].offence == "play-out-of-turn"
     with pytest.raises(InvalidActionError):
         apply(checked, Play("Ann", 50, 60))
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_5of99_partners_a_side_is_left_only_when_all_its_players_are_out(n: int) -> None:
+    state = new_game(n, "5of99")  # a real table: hands hidden
+    state = dataclasses.replace(state, holes=tuple(_almost_full(state, [0, 1, 2, 3, 4, 50])))
+    dead = iter(range(51, 100))
+    losers = [p for p in NAMES[:n] if state.side_of(p) != state.side_of("Ann")]
+    for i, player in enumerate(losers):
+        state, events = run(state, RevealDeadHand(player, tuple(next(dead) for _ in range(4))))
+        assert PlayerOut(player, events[0].cards) == events[0]  # type: ignore[union-attr]
+        if i < len(losers) - 1:
+            assert state.outcome is None
+    assert state.outcome is not None and state.outcome.winners == state.side_of("Ann")
+    assert len(state.outcome.winners) == 2
