@@ -11,7 +11,12 @@ They never see the deck order or another player's hand, so hidden information ca
   is "wasted" below its square), prefers squares that build several runs at once, keeps cards in
   hand rather than running out, discards dead cards early, and looks ahead over the unseen cards:
   the chance that an opponent holds a card reaching a square is computed exactly (hypergeometric)
-  from the number of unseen cards at or below that square and the opponent's hand size.
+  from the number of unseen cards at or below that square and the opponent's hand size; and its
+  best few plays are tried against sampled hands of the next opponent (drawn from the unseen
+  cards with the given ``rng``), who answers with a win if the sampled hand has one, else with
+  their greedy best square, after which the board is evaluated.
+
+The same view and the same ``rng`` state always give the same decision.
 """
 
 from __future__ import annotations
