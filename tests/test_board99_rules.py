@@ -33,6 +33,8 @@ from rules.board99 import (
     Won,
     apply,
     apply_unchecked,
+    check,
+    is_valid,
     make_setup,
 )
 from rules.board99.lines import winning_sides_brute
@@ -559,6 +561,10 @@ def test_checked_and_unchecked_application_agree_on_valid_input() -> None:
     assert checked.penalties[0].offence == "play-out-of-turn"
     with pytest.raises(InvalidActionError):
         apply(checked, Play("Ann", 50, 60))
+    with pytest.raises(NoCardsError):
+        check(checked, Play("Ann", 50, 60))
+    assert not is_valid(checked, Play("Ann", 50, 60))
+    assert is_valid(checked, Draw("Ann"))  # out of turn: a penalty, not invalid input
 
 
 @pytest.mark.parametrize("n", [4, 6])

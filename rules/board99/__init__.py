@@ -52,7 +52,16 @@ from rules.board99.record import (
     setup_to_json,
 )
 from rules.board99.setup import Ruleset, Setup, default_sides, make_setup
-from rules.board99.state import GameState, Hand, PlayerView, PublicSetup, apply, apply_unchecked
+from rules.board99.state import (
+    GameState,
+    Hand,
+    PlayerView,
+    PublicSetup,
+    apply,
+    apply_unchecked,
+    check,
+    is_valid,
+)
 
 __all__ = [
     "NAMED_LAYOUTS",
@@ -100,7 +109,9 @@ __all__ = [
     "action_to_json",
     "apply",
     "apply_unchecked",
+    "check",
     "default_sides",
+    "is_valid",
     "make_setup",
     "parse_layout",
     "record_from_json",

@@ -212,6 +212,24 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
     return _apply(state, action)
 
 
+def check(state: GameState, action: Action) -> None:
+    """Raise the ``Board99ActionError`` that ``apply`` would raise for ``action``, or return None.
+
+    Like python-chess's ``is_legal`` against ``push``: a caller may ask first, then apply unchecked.
+    An offence (out of turn, below the card, full hand) passes: it is a penalty, not invalid input.
+    """
+    _check(state, action)
+
+
+def is_valid(state: GameState, action: Action) -> bool:
+    """Whether ``apply`` would accept ``action`` (penalised actions count as valid input)."""
+    try:
+        _check(state, action)
+    except err.Board99ActionError:
+        return False
+    return True
+
+
 def apply_unchecked(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
     """Apply an action already known to be valid input (no validation, a little faster)."""
     return _apply(state, action)
