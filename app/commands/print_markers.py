@@ -34,7 +34,7 @@ def corner_label(index: int) -> str:
 def instructions(size_mm: float) -> list[str]:
     return [
         tr(
-            "Table99 board stickers: print at 100% (no 'fit to page'). Each black square must measure {size} mm.",
+            "Table99 board stickers: print at 100% (no 'fit to page'). Each black square must be {size} mm.",
             size=f"{size_mm:g}",
         ),
         tr("Cut out the four stickers. Stick each one upright, its number readable from the players' side,"),
