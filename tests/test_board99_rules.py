@@ -580,3 +580,10 @@ def test_5of99_partners_a_side_is_left_only_when_all_its_players_are_out(n: int)
             assert state.outcome is None
     assert state.outcome is not None and state.outcome.winners == state.side_of("Ann")
     assert len(state.outcome.winners) == 2
+
+
+def test_a_penalty_records_the_card_even_when_it_came_from_a_known_deck() -> None:
+    state, _ = run(new_game(2, deck=deck_with([44])), Draw("Ben"))
+    assert [(p.action, p.by, p.offence, p.card, p.square) for p in state.penalties] == [
+        (0, "Ben", "draw-out-of-turn", 44, None)
+    ]

@@ -418,7 +418,7 @@ def _apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ..
         new = replace(
             new,
             skips=_set(new.skips, seat, new.skips[seat] + 1),
-            penalties=(*new.penalties, Penalty(state.ply, action.by, offence, *_card_square(action))),
+            penalties=(*new.penalties, _penalty(state.ply, events[-1])),
         )
     new = replace(new, ply=state.ply + 1)
     if new.outcome is None:
@@ -428,12 +428,9 @@ def _apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ..
     return new, tuple(events)
 
 
-def _card_square(action: Action) -> tuple[int | None, int | None]:
-    if isinstance(action, Play):
-        return action.card, action.square
-    if isinstance(action, Discard | Draw):
-        return action.card, None
-    return None, None
+def _penalty(index: int, event: Event) -> Penalty:
+    assert isinstance(event, Penalised)
+    return Penalty(index, event.by, event.offence, event.card, event.square)
 
 
 def _win_from(state: GameState, hole: int) -> Won | None:
