@@ -60,10 +60,11 @@ def enter_bid(manager: Any, hand: str, *, suits: str = "", number: int | None = 
 def set_tricks(manager: Any, tricks: dict[str, int]) -> None:
     screen = manager.current_screen
     for hand, n in tricks.items():
-        while screen.tricks[hand] < n:
-            tap(role(screen, "plus", hand))
-        while screen.tricks[hand] > n:
-            tap(role(screen, "minus", hand))
+        for _ in range(12):  # bounded: a missed tap must fail the test, not hang it
+            if screen.tricks[hand] == n:
+                break
+            tap(role(screen, "plus" if screen.tricks[hand] < n else "minus", hand))
+        assert screen.tricks[hand] == n, f"could not set {hand}'s tricks to {n}"
 
 
 def start_three(ui: Any, manager: Any, game_ui: Any, **flags: bool) -> Any:
@@ -244,3 +245,62 @@ def test_portrait_layout_and_german(ui: Any) -> None:
         ui.screenshot("parlett-totals-portrait-de")
     finally:
         i18n.set_language("en")
+
+
+def _start_variant(ui: Any, manager: Any, game_ui: Any, variant: str) -> Any:
+    manager.current = game_ui.new_game_screen()
+    ui.show(manager)
+    setup = manager.current_screen
+    tap(next(w for w in setup.variant_row.children if w.variant == variant))
+    tap(setup.start_button)
+    frames(2)
+    return manager.current_screen
+
+
+def test_two_players_with_the_dummy(ui: Any) -> None:
+    game_ui, _, manager = build()
+    deal = _start_variant(ui, manager, game_ui, "two")
+    assert any("Clubs" in t for t in texts(deal))  # the two-player game starts at clubs
+    assert any(t == "Dummy" for t in texts(deal))
+    assert not [w for w in walk(deal) if getattr(w, "role", None) == "premium" and w.hand == "dummy"]
+    for hand in ("Player 1", "Player 2", "dummy"):
+        deal.set_bid(hand, 3)
+    set_tricks(manager, {"Player 1": 3, "Player 2": 3, "dummy": 3})
+    tap(role(deal, "premium", "Player 1"))
+    tap(role(deal, "premium", "Player 1"))  # no reveal with two players: back to no premium
+    assert deal.premiums() == {}
+    ui.screenshot("parlett-deal-two")
+    tap(deal.score_button)
+    assert manager.current == "parlett-totals"
+    assert role(manager.current_screen, "total", "dummy").text == "13"
+
+
+def test_five_players_declare_together_and_declarer_chooses_nines(ui: Any) -> None:
+    game_ui, _, manager = build()
+    manager.current = game_ui.new_game_screen()
+    ui.show(manager)
+    setup = manager.current_screen
+    tap(next(w for w in setup.variant_row.children if w.variant == "five"))
+    setup.option_buttons["nines_as_trumps"].state = "down"
+    from kivy.uix.scrollview import ScrollView
+
+    next(w for w in walk(setup) if isinstance(w, ScrollView)).scroll_y = 0  # scroll down to it
+    frames(3)
+    tap(setup.target_button)
+    frames_until(lambda: setup.target == 250)  # the ScrollView hands the tap on a moment later
+    assert setup.options() == {"nines_as_trumps": True, "target": 250}
+    tap(setup.start_button)
+    deal = manager.current_screen
+    tap(role(deal, "premium", "Player 1"))
+    tap(role(deal, "premium", "Player 3"))
+    assert set(deal.premiums()) == {"Player 1", "Player 3"}
+    tap(role(deal, "trump-nines"))
+    assert deal.trump().value == "nines"
+    for hand, n in zip(deal.tricks, (3, 2, 2, 1, 1), strict=True):
+        deal.set_bid(hand, n)
+    set_tricks(manager, {"Player 1": 3, "Player 2": 2, "Player 3": 2, "Player 4": 1, "Player 5": 1})
+    ui.screenshot("parlett-deal-five")
+    tap(deal.score_button)
+    last = game_ui.session.sheet.deals[-1]
+    assert last.trump.value == "nines" and last.score.premium["Player 1"] == 50
+    assert any("Playing to 250" in t for t in texts(manager.current_screen))

@@ -277,7 +277,7 @@ class DealScreen(Screen):
         number = (self.editing + 1) if self.editing is not None else len(sheet.deals) + 1
         title = (tr("Correct deal {n}", n=number) if self.editing is not None
                  else tr("Deal {n}", n=number))
-        header = BoxLayout(size_hint_y=None, height=96 if not portrait else 140, spacing=8,
+        header = BoxLayout(size_hint_y=None, height=80 if not portrait else 140, spacing=8,
                            orientation="vertical" if portrait else "horizontal")
         header.add_widget(label(title + "\n" + self.ui.progress_text(), font=18))
         header.add_widget(label(tr("Dealer: {name}", name=self.dealer()), font=30, bold=True, color=ACCENT))
@@ -327,15 +327,18 @@ class DealScreen(Screen):
             grid.add_widget(label("✓" if made else "", font=30, color=GOOD, symbols=True, size_hint_x=0.3))
         box.add_widget(grid)
 
-        extra = BoxLayout(size_hint_y=None, height=56, spacing=4)
+        # extra controls share the bottom bar in landscape (room for five rows of hands) and get
+        # their own row in portrait
+        extra = BoxLayout(size_hint_y=None, height=56, spacing=4, size_hint_x=3)
         if table.options.chosen_trumps and premiums:
-            extra.add_widget(label(tr("Declarer's trump:"), font=17))
+            extra.add_widget(label(tr("Declarer's trump:"), font=15, wrap=True))
             choices = [Trump.CLUBS, Trump.HEARTS, Trump.SPADES, Trump.DIAMONDS]
             if table.options.nines_as_trumps:
                 choices.append(Trump.NINES)
             for t in choices:
                 tb = button(trump_symbol(t), lambda t=t: self.choose_trump(t), font=26, symbols=True,
-                            color=suit_colour(t.value) if t.suit else (1, 1, 1, 1))
+                            color=suit_colour(t.value) if t.suit else (1, 1, 1, 1),
+                            background_color=ACCENT if t is self.chosen_trump else (1, 1, 1, 1))
                 tb.role = f"trump-{t.value}"
                 extra.add_widget(tb)
         if table.variant.name == "original":
@@ -343,7 +346,7 @@ class DealScreen(Screen):
             extra.add_widget(button(tr("Turned-up card: {card}", card=shown), lambda: TurnUpPad(self).open()))
         if table.options.hidden_bids and not self.revealed:
             extra.add_widget(button(tr("Show bids"), self.reveal_bids))
-        if extra.children:
+        if extra.children and portrait:
             box.add_widget(extra)
 
         problem = self.problem()
@@ -353,6 +356,8 @@ class DealScreen(Screen):
         box.add_widget(self.status)
         bottom = BoxLayout(size_hint_y=None, height=60, spacing=8)
         bottom.add_widget(button(tr("Cancel"), self.ui.show_totals))
+        if extra.children and not portrait:
+            bottom.add_widget(extra)
         action = tr("Save correction") if self.editing is not None else tr("Score this deal")
         self.score_button = button(action, self.submit, background_color=ACCENT, disabled=problem is not None)
         bottom.add_widget(self.score_button)
