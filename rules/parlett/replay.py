@@ -64,9 +64,9 @@ def replay_text(record: dict[str, Any]) -> str:
         lines.append("  " + "; ".join(f"{h} {d['scores'][h]:+d} = {d['running_totals'][h]}"
                                       for h in data["hands"]))
     for g in data["games"]:
-        who = " and ".join(g["winners"]) or "tie between the live players"
-        lines.append(f"Game {g['game']} won by {who}: "
-                     + ", ".join(f"{h} {v}" for h, v in g["totals"].items()))
+        outcome = (f"won by {' and '.join(g['winners'])}" if g["winners"]
+                   else "a tie between the live players (the dummy won)")
+        lines.append(f"Game {g['game']}: {outcome}; " + ", ".join(f"{h} {v}" for h, v in g["totals"].items()))
     rubber = data["rubber"]
     state = "over, won by " + " and ".join(rubber["winners"]) if rubber["over"] else "in progress"
     lines.append(f"Rubber {state}: " + ", ".join(f"{h} {v}" for h, v in rubber["totals"].items()))
