@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.parlett import VARIANTS, Trump, parse_card
@@ -189,3 +189,22 @@ def test_computer_makes_its_contract_far_more_often_than_random() -> None:
         return made / 40
 
     assert rate(True) >= 2 * rate(False)
+
+
+@settings(max_examples=25)  # each example bids 220 ways per seat: keep the suite fast
+@given(st.sampled_from(["three", "four", "five", "two"]), st.integers(0, 10_000))
+def test_a_played_deal_is_accepted_and_scored_by_the_scorer(name: str, seed: int) -> None:
+    """The engine checks the scorer: bids and tricks from real play always make a valid deal."""
+    from rules.parlett import DUMMY, DealEntry, Options, Scoresheet, Table
+
+    variant = VARIANTS[name]
+    players = tuple(f"P{i}" for i in range(variant.players))
+    table = Table(variant, Options(), players, 0)
+    sheet = Scoresheet.start(table)
+    state = deal(variant, seed=seed, dealer=0, trump=sheet.next_trump or Trump.NO_TRUMP)
+    final = play_out(state, [smart_bidder] * 5, [smart_player] * 5, random.Random(seed))
+    hands = [*players, DUMMY] if variant.has_dummy else list(players)
+    bids = {h: final.bid(i) for i, h in enumerate(hands)}
+    entry = DealEntry(bids, {h: final.tricks_won[i] for i, h in enumerate(hands)})  # type: ignore[arg-type]
+    scored = sheet.add(entry).deals[-1].score
+    assert scored.made == {h: bids[h].fulfilled(final.tricks_won[i]) for i, h in enumerate(hands)}  # type: ignore[union-attr]
