@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 MOTION_LOG_THRESHOLD = 0.12  # per sample, log units (about 12%)
+MOTION_LOG_OFFSET = 20.0  # grey levels added before the log: sensor noise in a dark channel is not movement
 MOTION_THUMB_THRESHOLD = 18.0  # grey levels in an 8x8-pixel block of the warped board
 
 
@@ -111,7 +112,7 @@ class BoardReader:
         import cv2
         import numpy as np
 
-        logs = np.log(np.concatenate([samples.holes, samples.gaps]).astype(np.float64) + 4.0)
+        logs = np.log(np.concatenate([samples.holes, samples.gaps]).astype(np.float64) + MOTION_LOG_OFFSET)
         gray = cv2.cvtColor(samples.warped, cv2.COLOR_BGR2GRAY)
         thumb = cv2.resize(
             gray, (max(1, gray.shape[1] // 8), max(1, gray.shape[0] // 8)), interpolation=cv2.INTER_AREA
