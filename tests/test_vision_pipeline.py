@@ -20,7 +20,7 @@ from tests.render_board import (
     small_profile,
     truth_letters,
 )
-from vision.classify import Classifier, hole_features, learn_model
+from vision.classify import Classifier, GapWatch, hole_features, learn_model
 from vision.markers import MarkerFinder, image_from_grid
 from vision.profile import UNSURE, default_profile
 from vision.reader import BoardReader, read_image
@@ -93,6 +93,18 @@ def test_a_colour_never_calibrated_is_unsure_not_guessed() -> None:
     result = read_image(render(scene), without_green)
     assert result.letters[45] == UNSURE
     assert [i for i, letter in enumerate(result.letters) if letter not in (".", UNSURE)] == [0, 9, 54, 90, 99]
+
+
+def test_the_gap_watch_doubts_holes_next_to_a_changed_gap_but_not_a_changed_room() -> None:
+    watch = GapWatch(3, 4)
+    gaps = np.full((20, 3), 150, np.float32)
+    assert not watch.covered_holes(gaps, still=True).any()  # the first still frame is the reference
+    assert not watch.covered_holes(gaps * 0.6, still=True).any()  # the whole room got darker
+    covered = gaps * 0.6
+    covered[6] = (120, 150, 200)  # gap (1, 1) now shows skin
+    doubted = watch.covered_holes(covered, still=True)
+    assert sorted(np.flatnonzero(doubted).tolist()) == [0, 1, 4, 5]  # the four holes around gap (1, 1)
+    assert watch.covered_holes(covered, still=True)[0], "a changed gap never becomes the reference"
 
 
 def test_classifier_confidence_and_distance() -> None:
