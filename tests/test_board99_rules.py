@@ -588,3 +588,17 @@ def test_a_penalty_records_the_card_even_when_it_came_from_a_known_deck() -> Non
     assert [(p.action, p.by, p.offence, p.card, p.square) for p in state.penalties] == [
         (0, "Ben", "draw-out-of-turn", 44, None)
     ]
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "5of99"])
+def test_three_players_each_their_own_side_the_first_five_wins(ruleset: str) -> None:
+    hands = {"Ann": [0, 3, 6, 9], "Ben": [1, 4, 7, 10], "Cat": [2, 5, 8, 11]}
+    state = new_game(3, ruleset, hands=hands, deck=list(range(12, 100)))
+    for i in range(4):
+        state, _ = run(state, Play("Ann", 3 * i, 20 + i), Play("Ben", 3 * i + 1, 80 + i),
+                       Play("Cat", 3 * i + 2, 85 + i))
+    assert state.outcome is None and len(state.pegs) == 12
+    state, _ = run(state, Draw("Ann"), Draw("Ben"), Draw("Cat"))
+    assert state.known_hand("Ann") == (12,)
+    state, events = run(state, Play("Ann", 12, 24))
+    assert events[-1] == Won(("Ann",), (20, 21, 22, 23, 24)) and state.to_move is None
