@@ -354,73 +354,71 @@ def _apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ..
     events: list[Event] = []
     on_turn = state.turn == seat
     offence: Offence | None = None
-    new = state
+    holes, hands, deck, face_up = state.holes, state.hands, state.deck, state.face_up
+    in_deck, skips, out_seats, penalties = state.in_deck, state.skips, state.out_seats, state.penalties
+    turn, outcome = state.turn, state.outcome
     if isinstance(action, Play):
         if not on_turn:
             offence = "play-out-of-turn"
         elif action.square < action.card:
             offence = "illegal-play"
-        new = replace(new, hands=_set_hand(new.hands, seat, _take(new.hands[seat], action.card)),
-                      face_up=(*new.face_up, action.card))
+        hands = _set_hand(hands, seat, _take(hands[seat], action.card))
+        face_up = (*face_up, action.card)
         if offence is None:
-            hole = new.setup.layout.hole_of(action.square)
-            new = replace(new, holes=_set(new.holes, hole, seat))
+            hole = state.setup.layout.hole_of(action.square)
+            holes = _set(holes, hole, seat)
             events.append(Played(action.by, action.card, action.square))
-            won = _win_from(new, hole)
+            won = _win_from(state.setup, holes, hole)
             if won is not None:
                 events.append(won)
-                new = replace(new, outcome=Outcome("won", won.winners, won.line), turn=None)
+                outcome, turn = Outcome("won", won.winners, won.line), None
         else:
             events.append(Penalised(action.by, offence, action.card, action.square))
     elif isinstance(action, Discard):
         if not on_turn:
             offence = "discard-out-of-turn"
-        new = replace(new, hands=_set_hand(new.hands, seat, _take(new.hands[seat], action.card)),
-                      face_up=(*new.face_up, action.card))
+        hands = _set_hand(hands, seat, _take(hands[seat], action.card))
+        face_up = (*face_up, action.card)
         events.append(Discarded(action.by, action.card) if offence is None
                       else Penalised(action.by, offence, action.card))
     elif isinstance(action, Draw):
         card = action.card
-        deck = new.deck
         if deck is not None:
             card = deck[0]
             deck = deck[1:]
+        hand = hands[seat]
         if not on_turn:
             offence = "draw-out-of-turn"
-        elif new.hands[seat].count >= new.setup.hand_limit:
+        elif hand.count >= state.setup.hand_limit:
             offence = "illegal-draw"
         if offence is None:
-            hand = new.hands[seat]
             if card is None:
-                new = replace(new, hands=_set_hand(new.hands, seat, Hand(hand.known, hand.hidden + 1)),
-                              in_deck=frozenset(), deck=deck)
+                hands = _set_hand(hands, seat, Hand(hand.known, hand.hidden + 1))
+                in_deck = frozenset()  # the unknown card may have been one of them
             else:
-                known = tuple(sorted((*hand.known, card)))
-                new = replace(new, hands=_set_hand(new.hands, seat, Hand(known, hand.hidden)),
-                              in_deck=new.in_deck - {card}, deck=deck)
+                hands = _set_hand(hands, seat, Hand(tuple(sorted((*hand.known, card))), hand.hidden))
+                in_deck = in_deck - {card}
             events.append(Drew(action.by, card))
         else:
             # Shown to everyone and cut back into the deck "at random". A known deck needs a
             # reproducible cut, so the position is derived from the card and the move number.
             if deck is not None and card is not None:
-                at = (card * 37 + new.ply * 11) % (len(deck) + 1)
+                at = (card * 37 + state.ply * 11) % (len(deck) + 1)
                 deck = (*deck[:at], card, *deck[at:])
-                new = replace(new, deck=deck)
             elif card is not None:
-                new = replace(new, in_deck=new.in_deck | {card})
+                in_deck = in_deck | {card}
             events.append(Penalised(action.by, offence, card))
     else:
         cards = tuple(sorted(action.cards))
-        new = replace(new, hands=_set_hand(new.hands, seat, Hand()), face_up=(*new.face_up, *cards),
-                      out_seats=new.out_seats | {seat})
+        hands = _set_hand(hands, seat, Hand())
+        face_up = (*face_up, *cards)
+        out_seats = out_seats | {seat}
         events.append(PlayerOut(action.by, cards))
     if offence is not None:
-        new = replace(
-            new,
-            skips=_set(new.skips, seat, new.skips[seat] + 1),
-            penalties=(*new.penalties, _penalty(state.ply, events[-1])),
-        )
-    new = replace(new, ply=state.ply + 1)
+        skips = _set(skips, seat, skips[seat] + 1)
+        penalties = (*penalties, _penalty(state.ply, events[-1]))
+    new = GameState(state.setup, holes, hands, deck, face_up, in_deck, skips, out_seats, turn, outcome,
+                    penalties, state.ply + 1)
     if new.outcome is None:
         new = _settle(new, events)
     if new.outcome is None and (on_turn or new.turn in new.out_seats):
@@ -433,13 +431,13 @@ def _penalty(index: int, event: Event) -> Penalty:
     return Penalty(index, event.by, event.offence, event.card, event.square)
 
 
-def _win_from(state: GameState, hole: int) -> Won | None:
-    side_index = state.setup.side_index
-    run = run_through(state.holes, hole, side_index)
+def _win_from(setup: Setup, holes: tuple[int, ...], hole: int) -> Won | None:
+    side_index = setup.side_index
+    run = run_through(holes, hole, side_index)
     if not run:
         return None
-    layout = state.setup.layout
-    return Won(state.setup.sides[side_index[state.holes[hole]]], tuple(layout.number_at(h) for h in run))
+    layout = setup.layout
+    return Won(setup.sides[side_index[holes[hole]]], tuple(layout.number_at(h) for h in run))
 
 
 def _settle(state: GameState, events: list[Event]) -> GameState:
@@ -466,7 +464,8 @@ def _settle(state: GameState, events: list[Event]) -> GameState:
             events.append(PlayerOut(setup.players[seat], hand.known))
             face_up = (*face_up, *hand.known)
             hands = _set_hand(hands, seat, Hand())
-    state = replace(state, out_seats=frozenset(out), hands=hands, face_up=face_up)
+    if len(out) != len(state.out_seats):
+        state = replace(state, out_seats=frozenset(out), hands=hands, face_up=face_up)
     sides_left = {setup.side_index[s] for s in range(len(setup.players)) if s not in out}
     if len(sides_left) == 1:
         winners = setup.sides[sides_left.pop()]
@@ -485,6 +484,7 @@ def _advance(state: GameState, events: list[Event]) -> GameState:
     skips = list(state.skips)
     seat = state.turn if state.turn is not None else 0
     deck_empty = state.deck_count == 0
+    turn: int | None = None
     for _ in range(n * (max(skips) + 2)):
         seat = (seat + 1) % n
         if seat in state.out_seats:
@@ -496,5 +496,7 @@ def _advance(state: GameState, events: list[Event]) -> GameState:
         if deck_empty and state.hands[seat].count == 0:
             events.append(TurnSkipped(state.setup.players[seat], "no cards"))
             continue
-        return replace(state, turn=seat, skips=tuple(skips))
-    return replace(state, turn=None, skips=tuple(skips))
+        turn = seat
+        break
+    return GameState(state.setup, state.holes, state.hands, state.deck, state.face_up, state.in_deck,
+                     tuple(skips), state.out_seats, turn, state.outcome, state.penalties, state.ply)
