@@ -54,7 +54,13 @@ def hole_features(
     lg = _log(gaps).reshape(rows + 1, cols + 1, 3)
     padded = np.pad(lg, ((1, 1), (1, 1), (0, 0)), constant_values=np.nan)
     block = np.stack([padded[dr : dr + rows, dc : dc + cols] for dr in range(4) for dc in range(4)])
-    light = np.nanmedian(block, axis=0).reshape(rows * cols, 3)
+    # the median of the gaps that exist: NaNs (beyond the grid) sort last, so the median sits at
+    # the middle of the first `count` values (much faster than np.nanmedian)
+    count = (~np.isnan(block[:, :, :, 0])).sum(axis=0)[None, :, :, None]
+    ordered = np.sort(block, axis=0)
+    low = np.take_along_axis(ordered, (count - 1) // 2, axis=0)[0]
+    high = np.take_along_axis(ordered, count // 2, axis=0)[0]
+    light = ((low + high) / 2).reshape(rows * cols, 3)
     return np.asarray(_log(holes) - light, dtype=np.float64)
 
 
