@@ -88,6 +88,16 @@ class ParlettSession:
         self._mark_status()
         return sheet
 
+    def delete_last_deal(self) -> Scoresheet:
+        """Take back the last deal (entered by mistake); earlier deals are untouched."""
+        if not self.sheet.deals:
+            raise EntryRejected("there is no deal to delete")
+        self.store.pop_last(self.game_id)
+        deals = [entry_to_json(d.entry) for d in self.sheet.deals[:-1]]
+        self.sheet = sheet_from_record(setup_of(self.table) | {"deals": deals})
+        self._mark_status()
+        return self.sheet
+
     def _mark_status(self) -> None:
         if self.sheet.over:
             winners = " & ".join(self.sheet.winners)

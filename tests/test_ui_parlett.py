@@ -63,6 +63,7 @@ def set_tricks(manager: Any, tricks: dict[str, int]) -> None:
         for _ in range(12):  # bounded: a missed tap must fail the test, not hang it
             if screen.tricks[hand] == n:
                 break
+            frames(1)  # lay out widgets rebuilt by an earlier change before touching them
             tap(role(screen, "plus" if screen.tricks[hand] < n else "minus", hand))
         assert screen.tricks[hand] == n, f"could not set {hand}'s tricks to {n}"
 
@@ -304,3 +305,45 @@ def test_five_players_declare_together_and_declarer_chooses_nines(ui: Any) -> No
     last = game_ui.session.sheet.deals[-1]
     assert last.trump.value == "nines" and last.score.premium["Player 1"] == 50
     assert any("Playing to 250" in t for t in texts(manager.current_screen))
+
+
+def test_the_last_deal_can_be_deleted(ui: Any) -> None:
+    game_ui, ctx, manager = build()
+    tap(start_three(ui, manager, game_ui).start_button)
+    _play_deals(game_ui, [SMALL, BIG, BIG])  # game 1 over after deal 3
+    game_ui.correct(0)
+    frames(2)
+    deal = manager.current_screen
+    assert not [w for w in walk(deal) if getattr(w, "role", None) == "delete"]  # only the last deal
+    set_tricks(manager, {"Ann": 4, "Ben": 2})
+    deal.set_bid("Ann", 9)
+    deal.offers = {}
+    deal.set_bid("Ann", 4)
+    tap(deal.score_button)
+    assert manager.current == "parlett-totals"  # a valid correction of deal 1
+    game_ui.correct(2)
+    frames(2)
+    tap(role(manager.current_screen, "delete"))
+    assert len(game_ui.session.sheet.deals) == 2
+    assert len(ctx.store.load(game_ui.session.game_id).actions) == 2
+    assert manager.current == "parlett-totals"
+
+
+def test_a_correction_that_would_end_the_rubber_early_is_refused_with_the_reason(ui: Any) -> None:
+    from rules.parlett.premiums import Premium
+
+    game_ui, ctx, manager = build()
+    tap(start_three(ui, manager, game_ui).start_button)
+    _play_deals(game_ui, [SMALL] + [BIG] * 6)  # games end after deals 3, 5 and 7
+    before = ctx.store.load(game_ui.session.game_id).actions
+    game_ui.correct(0)
+    frames(2)
+    deal = manager.current_screen
+    for hand, bid in BIG["bids"].items():
+        deal.set_bid(hand, bid)
+    deal.offers = {"Ann": Premium.REVEAL}
+    set_tricks(manager, BIG["tricks"])
+    tap(deal.score_button)
+    assert manager.current == "parlett-deal"
+    assert "The rules refuse this: deal 7: the rubber is over" in deal.status.text
+    assert ctx.store.load(game_ui.session.game_id).actions == before

@@ -356,6 +356,10 @@ class DealScreen(Screen):
         box.add_widget(self.status)
         bottom = BoxLayout(size_hint_y=None, height=60, spacing=8)
         bottom.add_widget(button(tr("Cancel"), self.ui.show_totals))
+        if self.editing is not None and self.editing == len(sheet.deals) - 1:
+            delete = button(tr("Delete this deal"), self.delete_last)
+            delete.role = "delete"
+            bottom.add_widget(delete)
         if extra.children and not portrait:
             bottom.add_widget(extra)
         action = tr("Save correction") if self.editing is not None else tr("Score this deal")
@@ -372,7 +376,11 @@ class DealScreen(Screen):
             else:
                 self.ui.session.add_deal(self.deal_json())
         except EntryRejected as exc:
-            self.status.text = str(exc)
+            self.status.text = tr("The rules refuse this: {why}", why=str(exc))
             self.status.color = WARNING
             return
         self.ui.after_change()
+
+    def delete_last(self) -> None:
+        self.ui.session.delete_last_deal()
+        self.ui.show_totals()

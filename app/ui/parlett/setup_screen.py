@@ -173,4 +173,4 @@ class SetupScreen(Screen):
         try:
             self.ui.start_game(self.variant, names, names[self.dealer_index], self.options())
         except EntryRejected as exc:
-            self.error.text = str(exc)
+            self.error.text = tr("The rules refuse this: {why}", why=str(exc))
