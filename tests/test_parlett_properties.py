@@ -117,3 +117,34 @@ def test_three_players_never_score_more_than_99_in_a_deal(deals) -> None:  # typ
 def test_rank_names_cover_every_pack() -> None:
     for variant in VARIANTS.values():
         assert all(c.is_joker or c.rank in RANK_NAMES for c in variant.pack)
+
+
+@given(st.lists(st.sampled_from([None, "declare", "reveal"]), min_size=3, max_size=4),
+       st.integers(0, 3), st.booleans())
+def test_formal_procedure_gives_the_same_premium_as_the_informal_priority(intents, dealer, cheap) -> None:  # type: ignore[no-untyped-def]
+    """Players who call as far as they are willing (or, when ``cheap``, declare first and raise only
+    when overcalled) end with the premium the seed's priority gives to their offers made at once."""
+    from rules.parlett import Announcements, Premium, resolve_offers
+
+    variant = VARIANTS["three" if len(intents) == 3 else "four"]
+    players = NAMES[: len(intents)]
+    dealer_name = players[dealer % len(players)]
+    willing = {p: Premium(k) for p, k in zip(players, intents, strict=True) if k is not None}
+    formal = Announcements(players, dealer_name, variant)
+    while not formal.done:
+        who = formal.waiting_for
+        assert who is not None
+        want = willing.get(who)
+        if formal.holder is None:
+            call = Premium.DECLARE if want is Premium.REVEAL and cheap else want
+        elif formal.holder != who and formal.kind is Premium.DECLARE and want is Premium.REVEAL:
+            call = Premium.REVEAL  # overcall a declaration
+        elif formal.holder != who and want is Premium.REVEAL and formal.kind is Premium.REVEAL:
+            call = Premium.REVEAL  # an overcalled declarer raising
+        else:
+            call = None
+        formal.call(who, call)
+    informal = resolve_offers(willing, players, dealer_name, variant)
+    assert set(formal.result) == set(informal)  # the same player holds the premium
+    if not cheap:  # (a cheap declarer nobody overcalls keeps the cheaper declaration)
+        assert formal.result == informal
