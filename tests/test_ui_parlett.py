@@ -347,3 +347,24 @@ def test_a_correction_that_would_end_the_rubber_early_is_refused_with_the_reason
     assert manager.current == "parlett-deal"
     assert "The rules refuse this: deal 7: the rubber is over" in deal.status.text
     assert ctx.store.load(game_ui.session.game_id).actions == before
+
+
+def test_formal_announcements_in_turn_with_a_raise(ui: Any) -> None:
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    game_ui, _, manager = build()
+    tap(start_three(ui, manager, game_ui).start_button)  # Cat deals: Ann, Ben, Cat in turn
+    deal = manager.current_screen
+    tap(role(deal, "formal"))
+    frames_until(lambda: any(isinstance(w, ModalView) for w in Window.children))
+    pad = next(w for w in Window.children if isinstance(w, ModalView))
+    assert "Ann: declare or reveal?" in pad.question.text
+    tap(role(pad, "formal-declare"))  # Ann declares
+    assert "Ben" in pad.question.text and role(pad, "formal-declare").disabled
+    tap(role(pad, "formal-reveal"))  # Ben overcalls
+    assert "Ann: raise to reveal?" in pad.question.text
+    ui.screenshot("parlett-formal")
+    tap(role(pad, "formal-reveal"))  # Ann raises; the procedure ends
+    frames_until(lambda: not any(isinstance(w, ModalView) for w in Window.children))
+    assert deal.premiums() == {"Ann": deal.premiums()["Ann"]} and deal.premiums()["Ann"].value == "reveal"

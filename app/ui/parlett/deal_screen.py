@@ -31,7 +31,7 @@ from app.ui.parlett.common import (
 )
 from rules.parlett.bids import Bid, parse_bid
 from rules.parlett.cards import parse_card
-from rules.parlett.premiums import Premium, PremiumError, resolve_offers
+from rules.parlett.premiums import Announcements, Premium, PremiumError, resolve_offers
 from rules.parlett.scoring import Trump
 from rules.parlett.variants import DUMMY
 
@@ -137,6 +137,50 @@ class TurnUpPad(ModalView):
         if card:
             self.screen.set_turn_up(card)
             self.dismiss()
+
+
+class FormalAnnouncements(ModalView):
+    """Parlett's formal procedure: each player in turn from the dealer's left passes, declares or
+    reveals; an overcalled declarer is asked whether to raise to a revelation."""
+
+    def __init__(self, screen: DealScreen, **kwargs: Any) -> None:
+        super().__init__(size_hint=(0.8, 0.6), auto_dismiss=False, **kwargs)
+        table = screen.ui.session_table()
+        self.screen = screen
+        self.procedure = Announcements(table.players, screen.dealer(), table.variant)
+        box = BoxLayout(orientation="vertical", padding=10, spacing=8)
+        paint(box, PANEL)
+        self.question = label("", font=24, wrap=True)
+        box.add_widget(self.question)
+        row = BoxLayout(spacing=8)
+        self.choices = {}
+        for key, text, offer in (("pass", tr("Pass"), None), ("declare", tr("Declare"), Premium.DECLARE),
+                                 ("reveal", tr("Reveal"), Premium.REVEAL)):
+            b = button(text, lambda offer=offer: self.answer(offer), font=22)
+            b.role = f"formal-{key}"
+            self.choices[key] = b
+            row.add_widget(b)
+        box.add_widget(row)
+        self.add_widget(box)
+        self._ask()
+
+    def _ask(self) -> None:
+        who = self.procedure.waiting_for
+        if who is None:
+            self.screen.offers = dict(self.procedure.result)
+            self.screen.rebuild()
+            self.dismiss()
+            return
+        raising = self.procedure.holder is not None and self.procedure.kind is Premium.REVEAL
+        self.question.text = (tr("{name}: raise to reveal?", name=who) if raising
+                              else tr("{name}: declare or reveal?", name=who))
+        self.choices["declare"].disabled = raising or self.procedure.holder is not None
+
+    def answer(self, offer: Premium | None) -> None:
+        who = self.procedure.waiting_for
+        assert who is not None
+        self.procedure.call(who, offer)
+        self._ask()
 
 
 class DealScreen(Screen):
@@ -346,6 +390,10 @@ class DealScreen(Screen):
             extra.add_widget(button(tr("Turned-up card: {card}", card=shown), lambda: TurnUpPad(self).open()))
         if table.options.hidden_bids and not self.revealed:
             extra.add_widget(button(tr("Show bids"), self.reveal_bids))
+        if table.variant.can_reveal and not self.offers:
+            formal = button(tr("Announce in turn"), lambda: FormalAnnouncements(self).open(), font=16)
+            formal.role = "formal"
+            extra.add_widget(formal)
         if extra.children and portrait:
             box.add_widget(extra)
 
