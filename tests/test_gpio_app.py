@@ -152,3 +152,23 @@ def test_a_map_using_a_sentinel_input_is_refused() -> None:
     WiringMap(104, (103, *range(1, 100))).save(paths.data_dir() / gpio.WIRING_FILE)
     with pytest.raises(ConfigError, match="hole 0 is mapped to input 103, which is tied as a sentinel"):
         make({})
+
+
+@needs_gpiozero
+def test_sensors_keeps_showing_a_chain_that_does_not_answer_yet() -> None:
+    source = make({"mock": True})
+    source.mock_board.sim.disconnected = True
+    out = io.StringIO()
+    args = argparse.Namespace(record=None, seconds=0.2, refresh=0.05)
+    assert sensors.watch(source, args, out) == 0
+    assert "health: error - the shift-register chain does not answer: it reads all ones" in out.getvalue()
+
+
+def test_sensors_gives_up_when_the_pins_cannot_be_opened(capsys: pytest.CaptureFixture[str]) -> None:
+    def busy() -> object:
+        raise RuntimeError("pin GPIO17 is already in use")
+
+    source = gpio.GpioBoardSource(busy)  # type: ignore[arg-type]
+    args = argparse.Namespace(record=None, seconds=0.2, refresh=0.05)
+    assert sensors.watch(source, args, io.StringIO()) == 1
+    assert "cannot open the GPIO sensors: pin GPIO17 is already in use" in capsys.readouterr().err

@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 from app.config import ConfigError, default_config_path, load_config_or_default
 from app.source_factories import gpio as gpio_factory
-from hardware.board_source import BoardReading, HealthState, SourceHealth
+from hardware.board_source import BoardReading, SourceHealth
 from hardware.gpio_setup import no_gpio_reason
 from hardware.gpio_source import GpioBoardSource
 from hardware.scripted import ScriptedReading
@@ -147,9 +147,11 @@ def watch(source: GpioBoardSource, args: argparse.Namespace, out: TextIO) -> int
     reading = BoardReading(frozenset(), started)
     try:
         source.start()
-        if source.health.state is HealthState.ERROR:
+        if source.reader is None:  # the pins could not be opened at all
             print(f"table99 sensors: {source.health.detail}", file=sys.stderr)
             return 1
+        # a chain or matrix failing its self-test stays on screen (the source retries it every
+        # second): whoever is wiring the board sees the moment it answers
         if pegs is not None:
             pegs.thread.start()
         while not args.seconds or time.monotonic() - started < args.seconds:
