@@ -76,37 +76,59 @@ class BoardView(Widget):
         self.allowed, self.attention, self.winning = allowed, attention, winning
         self._redraw()
 
-    def _redraw(self, *_: Any) -> None:
-        self.canvas.before.clear()
-        self.canvas.after.clear()
+    def _build_canvas(self) -> None:
+        """Create every drawing instruction once; redraws only move and recolour them (creating
+        and clearing instructions on every update costs time and, with some GL drivers, memory)."""
+        self._square_colours: list[Color] = []
+        self._squares: list[Rectangle] = []
+        self._peg_colours: list[Color] = []
+        self._pegs: list[Ellipse] = []
+        self._outline_colours: list[Color] = []
+        self._outlines: list[Line] = []
+        self._cross_colours: list[Color] = []
+        self._crosses: list[Line] = []
         with self.canvas.before:
-            for hole in range(100):
-                x, y, size = self.hole_rect(hole)
-                if hole in self.winning:
-                    Color(*WINNING)
-                elif hole in self.attention:
-                    Color(*ATTENTION)
-                elif hole in self.allowed:
-                    Color(*ALLOWED)
-                else:
-                    Color(*(SQUARE_LIGHT if (hole // 10 + hole) % 2 == 0 else SQUARE_DARK))
-                Rectangle(pos=(x + 1, y + 1), size=(size - 2, size - 2))
+            for _ in range(100):
+                self._square_colours.append(Color(*SQUARE_LIGHT))
+                self._squares.append(Rectangle())
         with self.canvas.after:
-            for hole in sorted(set(self.pegs) | set(self.sensed)):
-                x, y, size = self.hole_rect(hole)
-                r = size * 0.22
-                cx, cy = x + size * 0.75, y + size * 0.27
-                if hole in self.pegs:
-                    Color(*colour_rgba(self.pegs[hole]))
-                    Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
-                    Color(0, 0, 0, 1)
-                    Line(circle=(cx, cy, r), width=1.2)
-                if hole in self.sensed and hole not in self.pegs:  # a peg the game does not know
-                    Color(*ATTENTION)
-                    Line(circle=(cx, cy, r), width=2)
-                    Line(points=[cx - r, cy - r, cx + r, cy + r], width=2)
-        for hole, label in enumerate(self.labels):
+            for _ in range(100):
+                self._peg_colours.append(Color(0, 0, 0, 0))
+                self._pegs.append(Ellipse(size=(0, 0)))
+                self._outline_colours.append(Color(0, 0, 0, 0))
+                self._outlines.append(Line(width=1.2))
+                self._cross_colours.append(Color(0, 0, 0, 0))
+                self._crosses.append(Line(width=2))
+
+    def _redraw(self, *_: Any) -> None:
+        if not hasattr(self, "_squares"):
+            self._build_canvas()
+        for hole in range(100):
             x, y, size = self.hole_rect(hole)
+            if hole in self.winning:
+                rgba = WINNING
+            elif hole in self.attention:
+                rgba = ATTENTION
+            elif hole in self.allowed:
+                rgba = ALLOWED
+            else:
+                rgba = SQUARE_LIGHT if (hole // 10 + hole) % 2 == 0 else SQUARE_DARK
+            self._square_colours[hole].rgba = rgba
+            self._squares[hole].pos = (x + 1, y + 1)
+            self._squares[hole].size = (size - 2, size - 2)
+            r = size * 0.22
+            cx, cy = x + size * 0.75, y + size * 0.27
+            has_peg = hole in self.pegs
+            stray = hole in self.sensed and not has_peg  # a peg the game does not know (yet)
+            self._peg_colours[hole].rgba = colour_rgba(self.pegs[hole]) if has_peg else (0, 0, 0, 0)
+            self._pegs[hole].pos = (cx - r, cy - r)
+            self._pegs[hole].size = (2 * r, 2 * r) if has_peg else (0, 0)
+            outline = (0, 0, 0, 1) if has_peg else ATTENTION if stray else (0, 0, 0, 0)
+            self._outline_colours[hole].rgba = outline
+            self._outlines[hole].circle = (cx, cy, r)
+            self._cross_colours[hole].rgba = ATTENTION if stray else (0, 0, 0, 0)
+            self._crosses[hole].points = [cx - r, cy - r, cx + r, cy + r] if stray else []
+            label = self.labels[hole]
             label.pos = (x, y + size * 0.30)
             label.size = (size * 0.75, size * 0.65)
             label.font_size = max(sp(11), size * 0.38)

@@ -138,6 +138,8 @@ class GameScreen(Screen):
         root.add_widget(panel)
         self.panel = panel
         self.add_widget(root)
+        # Many referee events arrive per verdict; redraw once, just before the next frame.
+        self.refresh_soon = Clock.create_trigger(lambda *_: self.refresh(), -1)
 
     # -- starting and stopping --------------------------------------------------------------------
     def start(self, game: Board99Game, source: BoardSource, stable_seconds: float = 0.4) -> None:
@@ -188,7 +190,7 @@ class GameScreen(Screen):
             self.referee.on_board_event(event)
         self.referee.tick()
         if events:
-            self.refresh()
+            self.refresh_soon()
 
     # -- what the referee says ------------------------------------------------------------------
     def _on_referee_event(self, event: Any) -> None:
@@ -206,7 +208,7 @@ class GameScreen(Screen):
             self.who.value = ""
         if isinstance(event, Prompt) and event.phase is Phase.WHO_PLAYED:
             Clock.schedule_once(lambda *_: self._maybe_ask_who(), 0)
-        self.refresh()
+        self.refresh_soon()
 
     def refresh(self) -> None:
         referee, game = self.referee, self.game
