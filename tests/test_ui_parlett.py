@@ -107,7 +107,7 @@ def test_setup_then_a_deal_tapped_in_is_committed_and_shown(ui: Any) -> None:
     totals = manager.current_screen
     assert role(totals, "total", "Ann").text == "66"
     assert any("made it: Ann" in t for t in texts(totals))
-    assert "Made it: Ann" in ctx.announcer.spoken
+    assert "Made it: Ann. Next deal: Ann, Spades" in ctx.announcer.spoken
     assert any("Next deal: Ann, Spades" in t for t in texts(totals))
     ui.screenshot("parlett-totals")
 
@@ -175,7 +175,7 @@ def test_game_progress_chart_and_winner_screen(ui: Any) -> None:
     tap(find(manager.current_screen, text="Chart"))
     assert manager.current == "parlett-chart"
     chart = manager.current_screen.chart
-    assert set(chart.lines) == {"Ann", "Ben", "Cat"}
+    assert set(chart.lines) == {"Ann", "Ben", "Cat"} and chart.game_ends == [2]
     ann, ben = chart.points_for(chart.series["Ann"]), chart.points_for(chart.series["Ben"])
     assert len(ann) == 6 and ann[-1] > ben[-1]  # Ann's line ends higher
     ui.screenshot("parlett-chart")

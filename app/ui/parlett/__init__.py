@@ -80,7 +80,13 @@ class ParlettUI:
         sheet = self.session.sheet
         if self.ctx is not None and sheet.deals:
             made = [h for h, ok in sheet.deals[-1].score.made.items() if ok]
-            self.ctx.announcer.say(tr("Made it: {names}", names=", ".join(made) or tr("nobody")))
+            said = tr("Made it: {names}", names=", ".join(made) or tr("nobody"))
+            if not sheet.over:
+                from app.ui.parlett.common import trump_name
+
+                said += ". " + tr("Next deal: {dealer}, {trump}", dealer=sheet.next_dealer,
+                                  trump=trump_name(sheet.next_trump))
+            self.ctx.announcer.say(said)
         if sheet.over:
             self.screens["parlett-winner"].refresh()
             self.go("parlett-winner")

@@ -24,11 +24,13 @@ class TotalsChart(Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.series: dict[str, list[int]] = {}
+        self.game_ends: list[int] = []  # deal numbers after which a game ended (drawn as rules)
         self.lines: dict[str, Line] = {}
         self.bind(pos=lambda *_: self.redraw(), size=lambda *_: self.redraw())
 
-    def set_series(self, series: dict[str, list[int]]) -> None:
+    def set_series(self, series: dict[str, list[int]], game_ends: list[int] | None = None) -> None:
         self.series = series
+        self.game_ends = game_ends or []
         self.redraw()
 
     def points_for(self, values: list[int]) -> list[float]:
@@ -53,6 +55,13 @@ class TotalsChart(Widget):
             Color(1, 1, 1, 0.35)
             Line(points=[self.x + 30, self.y + 30, self.right - 30, self.y + 30], width=1)
             Line(points=[self.x + 30, self.y + 30, self.x + 30, self.top - 30], width=1)
+            if self.series:
+                length = max(len(s) for s in self.series.values())
+                Color(1, 1, 1, 0.25)
+                for end in self.game_ends:
+                    x = self.points_for([0] * length)[2 * end] if end < length else None
+                    if x is not None:
+                        Line(points=[x, self.y + 30, x, self.top - 30], width=1, dash_length=6, dash_offset=4)
             for index, (hand, values) in enumerate(self.series.items()):
                 Color(*PLAYER_COLOURS[index % len(PLAYER_COLOURS)])
                 points = self.points_for(values)
@@ -87,7 +96,8 @@ class ChartScreen(Screen):
         sheet = self.ui.session.sheet
         hands = sheet.table.hands
         series = {h: [0] + [d.rubber_totals[h] for d in sheet.deals] for h in hands}
-        self.chart.set_series(series)
+        ends = [max(d.number for d in sheet.deals if d.game == g.number) for g in sheet.games]
+        self.chart.set_series(series, ends)
         self.legend.clear_widgets()
         for index, hand in enumerate(hands):
             self.legend.add_widget(label(f"— {hand_name(hand)} {series[hand][-1]}", font=18,
