@@ -28,6 +28,7 @@ from typing import Any
 
 from app.config import Config, ConfigError, Key, check_table, in_range
 from app.referee.events import TurnChanged
+from app.source_factories.gpio import pin_check, pins_check
 from hardware.outputs import BUTTONS, TableButtons, TableBuzzer, TableDevices, TurnLeds
 from rules.board99.events import Penalised, Tied, Won
 
@@ -35,28 +36,12 @@ log = logging.getLogger(__name__)
 EXTRAS_KEY = "table_outputs"
 
 
-def _pin(value: Any) -> str | None:
-    if isinstance(value, bool):
-        return f"expected a pin number (BCM) or name, got {value!r}"
-    if isinstance(value, int):
-        return None if 0 <= value <= 27 else f"must be a BCM GPIO number 0..27, got {value}"
-    return None if value.strip() else "must name a pin, e.g. \"GPIO5\""
-
-
-def _pins(value: Any) -> str | None:
-    for i, pin in enumerate(value):
-        problem = _pin(pin) if isinstance(pin, (int, str)) else "not a pin"
-        if problem is not None:
-            return f"item {i + 1}: {problem}"
-    return "names the same pin twice" if len(set(value)) != len(value) else None
-
-
 SPEC: dict[str, Key] = {
-    "turn_leds": Key(list, [], _pins),
+    "turn_leds": Key(list, [], pins_check()),
     "leds_active_high": Key(bool, True),
-    "buzzer": Key((int, str), None, _pin),
+    "buzzer": Key((int, str), None, pin_check),
     "buzzer_active_high": Key(bool, True),
-    **{f"{name}_button": Key((int, str), None, _pin) for name in BUTTONS},
+    **{f"{name}_button": Key((int, str), None, pin_check) for name in BUTTONS},
     "buttons_pull_up": Key(bool, True),
     "button_bounce_ms": Key(int, 50, in_range(0, 1000)),
     "mock": Key(bool, False),  # gpiozero's mock pins: try the wiring on a desktop

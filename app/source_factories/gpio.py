@@ -21,7 +21,8 @@ from hardware.wiring import WiringMap, WiringMapError
 WIRING_FILE = "gpio-wiring.json"
 
 
-def _pin(value: Any) -> str | None:
+def pin_check(value: Any) -> str | None:
+    """A config check for one pin: a BCM number 0..27 or a non-empty name ("GPIO17", "BOARD11")."""
     if isinstance(value, bool):
         return f"expected a pin number (BCM) or name like \"GPIO17\", got {value!r}"
     if isinstance(value, int):
@@ -29,12 +30,14 @@ def _pin(value: Any) -> str | None:
     return None if value.strip() else "must name a pin, e.g. \"GPIO17\" or \"BOARD11\""
 
 
-def _pins(count_low: int) -> Callable[[Any], str | None]:
+def pins_check(at_least: int = 0) -> Callable[[Any], str | None]:
+    """A config check for a list of different pins (at least ``at_least`` of them)."""
+
     def check(value: Any) -> str | None:
-        if len(value) < count_low:
-            return f"needs at least {count_low} pins, got {len(value)}"
+        if len(value) < at_least:
+            return f"needs at least {at_least} pins, got {len(value)}"
         for i, pin in enumerate(value):
-            problem = _pin(pin) if isinstance(pin, (int, str)) else "not a pin"
+            problem = pin_check(pin) if isinstance(pin, (int, str)) else "not a pin"
             if problem is not None:
                 return f"item {i + 1}: {problem}"
         if len(set(value)) != len(value):
@@ -53,21 +56,21 @@ def _inputs(value: Any) -> str | None:
 SPEC: dict[str, Key] = {
     "wiring": Key(str, SHIFT_REGISTER, one_of(SHIFT_REGISTER, MATRIX)),
     # the 74HC165 chain
-    "latch_pin": Key((int, str), 17, _pin),
-    "clock_pin": Key((int, str), 27, _pin),
-    "data_pin": Key((int, str), 22, _pin),
+    "latch_pin": Key((int, str), 17, pin_check),
+    "clock_pin": Key((int, str), 27, pin_check),
+    "data_pin": Key((int, str), 22, pin_check),
     "chips": Key(int, 13, in_range(13, 32)),
     "sensor_active_high": Key(bool, False),
     "sentinel_bits": Key(int, 8, in_range(0, 64)),
     "tied_low": Key(list, [102], _inputs),
     "tied_high": Key(list, [103], _inputs),
     # the diode matrix
-    "row_pins": Key(list, list(MatrixWiring().rows), _pins(1)),
-    "column_pins": Key(list, list(MatrixWiring().columns), _pins(1)),
+    "row_pins": Key(list, list(MatrixWiring().rows), pins_check(1)),
+    "column_pins": Key(list, list(MatrixWiring().columns), pins_check(1)),
     "columns_active_low": Key(bool, True),
     "row_select_high": Key(bool, False),
     "settle_us": Key(int, 0, in_range(0, 10_000)),
-    "check_pin": Key((int, str), 10, _pin),
+    "check_pin": Key((int, str), 10, pin_check),
     "no_check_pin": Key(bool, False),
     # reading
     "map_file": Key(str, ""),
