@@ -430,3 +430,48 @@ def test_a_chain_plugged_in_after_start_is_found_by_the_retry(factory: MockFacto
         assert "reads all ones" in source.health.detail
         sim.disconnected = False  # the cable goes in
         assert connected.wait(5.0)
+
+
+class FlakyReader:
+    """A reader whose pins fail for a few scans (an I/O error), then work again."""
+
+    inputs = 104
+
+    def __init__(self) -> None:
+        self.scans = 0
+
+    def read_mask(self) -> int:
+        self.scans += 1
+        if 5 <= self.scans < 10:
+            raise OSError("GPIO read failed")
+        return 1 << 7
+
+    def fault(self) -> str | None:
+        return None
+
+    def self_test(self) -> tuple[HealthState, str]:
+        return HealthState.CONNECTED, "fine"
+
+    def describe_input(self, index: int) -> str:
+        return f"input {index}"
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_pin_error_mid_game_is_reported_and_scanning_goes_on() -> None:
+    source = GpioBoardSource(FlakyReader, None, ScanSettings(agree=2, stable_seconds=0.01), scan_hz=1000)
+    states: list[HealthState] = []
+    recovered = threading.Event()
+
+    def listener(event: object) -> None:
+        if isinstance(event, SourceHealth):
+            states.append(event.state)
+            if event.state is HealthState.CONNECTED and HealthState.LOST in states:
+                recovered.set()
+
+    source.subscribe(listener)
+    with source:
+        assert recovered.wait(5.0)
+    assert HealthState.LOST in states
+    assert source.last_reading is not None and source.last_reading.occupied == {7}
