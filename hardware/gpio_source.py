@@ -146,6 +146,7 @@ class MatrixReader:
 
 
 InputListener = Callable[[frozenset[int]], None]
+MIN_GAP = 0.001  # seconds the scan thread always sleeps between scans, however late it runs
 
 
 class GpioBoardSource(BoardSource):
@@ -159,7 +160,7 @@ class GpioBoardSource(BoardSource):
         wiring: WiringMap | None = None,
         settings: ScanSettings | None = None,
         *,
-        scan_hz: float = 200.0,
+        scan_hz: float = 120.0,
         retry_seconds: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -254,10 +255,10 @@ class GpioBoardSource(BoardSource):
                 self._set_health(SourceHealth(HealthState.LOST, f"reading the sensors failed: {exc}"))
             next_time += self._period
             delay = next_time - self._clock()
-            if delay > 0:
-                self._stop_event.wait(delay)
-            else:
-                next_time = self._clock()  # running late: do not try to catch up in a burst
+            if delay < MIN_GAP:  # running late: do not catch up in a burst, and leave the
+                next_time = self._clock()  # interpreter to the UI thread for a moment (the GIL)
+                delay = MIN_GAP
+            self._stop_event.wait(delay)
 
     # -- scanning -------------------------------------------------------------------------
     @property

@@ -47,9 +47,9 @@ def mask_of(indexes: Iterable[int]) -> int:
 
 @dataclass(frozen=True)
 class ScanSettings:
-    """How a scanner judges its inputs; the defaults suit hall sensors scanned at 200 Hz."""
+    """How a scanner judges its inputs; the defaults suit hall sensors scanned at 100-200 Hz."""
 
-    agree: int = 3  # consecutive agreeing scans before a change counts (3 scans = 15 ms at 200 Hz)
+    agree: int = 3  # consecutive agreeing scans before a change counts (3 scans = 25 ms at 120 Hz)
     stable_seconds: float = 0.3
     flicker_toggles: int = 16  # raw toggles ...
     flicker_window: float = 3.0  # ... within this many seconds make a hole "flickering"

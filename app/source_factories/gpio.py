@@ -74,7 +74,7 @@ SPEC: dict[str, Key] = {
     "no_check_pin": Key(bool, False),
     # reading
     "map_file": Key(str, ""),
-    "scan_hz": Key(float, 200.0, in_range(10.0, 2000.0)),
+    "scan_hz": Key(float, 120.0, in_range(10.0, 2000.0)),
     "debounce_scans": Key(int, 3, in_range(1, 50)),
     "flicker_toggles": Key(int, 16, in_range(2, 1000)),
     "flicker_seconds": Key(float, 3.0, in_range(0.1, 600.0)),
