@@ -8,7 +8,8 @@ How the chip works (and how :meth:`ShiftRegisterChain.read_mask` drives it): pul
 (``latch``) low copies the eight inputs D0..D7 of every chip into its register at once; with
 SH/LD high, each rising edge of CLK shifts the chain one bit towards the Pi. QH of the chip
 nearest the Pi (chip 0) drives ``data``; each chip's SER input takes the QH of the next chip
-further away. So the bits arrive D7..D0 of chip 0, then D7..D0 of chip 1, and so on; input
+further away. So the bits arrive D7..D0 of chip 0, then D7..D0 of chip 1, and so on (messages and
+docs count chips from 1, as people do); input
 number ``chip * 8 + d`` is pin D\\ *d* of chip *chip*. CLK INH is tied to GND.
 
 The sentinels: SER of the *last* chip is tied to GND (``sentinel_level=False``). After the
