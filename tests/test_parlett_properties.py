@@ -148,3 +148,30 @@ def test_formal_procedure_gives_the_same_premium_as_the_informal_priority(intent
     assert set(formal.result) == set(informal)  # the same player holds the premium
     if not cheap:  # (a cheap declarer nobody overcalls keeps the cheaper declaration)
         assert formal.result == informal
+
+
+WORDS = ["CHS", "DDD", "declare", "reveal", "9H", "X", "nines", "Ann", "dummy", ""]
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 12) | st.sampled_from(WORDS),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(
+        ["Ann", "Ben", "Cat", "bids", "tricks", "premium", "turn_up", "trump", "dummy"]), inner, max_size=4),
+    max_leaves=12)
+
+
+@given(records(), st.sampled_from(["variant", "options", "players", "dealer", "deals", "deal", "version"]),
+       JSON_VALUES)
+def test_any_damaged_record_replays_or_raises_invalid_record_error(record, field, junk) -> None:  # type: ignore[no-untyped-def]
+    """Bad input never crashes the replay with anything but a clear InvalidRecordError."""
+    from rules.errors import InvalidRecordError
+
+    damaged = json.loads(json.dumps(record))
+    if field == "deal" and damaged["deals"]:
+        damaged["deals"][0] = junk
+    elif field == "deal":
+        damaged["deals"] = [junk]
+    else:
+        damaged[field] = junk
+    try:
+        replay_json(damaged)
+    except InvalidRecordError as exc:
+        assert exc.where and str(exc)

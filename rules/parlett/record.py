@@ -29,7 +29,7 @@ def table_from_record(record: dict[str, Any]) -> Table:
     if record.get("version", VERSION) != VERSION:
         raise InvalidRecordError("version", f"expected version {VERSION}, got {record.get('version')!r}")
     name = record.get("variant", "three")
-    if name not in VARIANTS:
+    if not isinstance(name, str) or name not in VARIANTS:
         raise InvalidRecordError("variant", f"unknown variant {name!r} (one of {', '.join(VARIANTS)})")
     variant = VARIANTS[name]
     raw_options = record.get("options", {})
@@ -50,7 +50,7 @@ def table_from_record(record: dict[str, Any]) -> Table:
     if variant.has_dummy and DUMMY in players:
         raise InvalidRecordError("players", f"{DUMMY!r} is the dummy's name in the two-player game")
     dealer = record.get("dealer", players[0])
-    if dealer not in players:
+    if not isinstance(dealer, str) or dealer not in players:
         raise InvalidRecordError("dealer", f"{dealer!r} is not one of the players")
     return Table(variant, options, tuple(players), players.index(dealer))
 
