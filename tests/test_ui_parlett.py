@@ -43,13 +43,16 @@ def role(root: Any, name: str, hand: str | None = None) -> Any:
     return found[0]
 
 
-def enter_bid(manager: Any, hand: str, *, suits: str = "", number: int | None = None) -> None:
+def enter_bid(manager: Any, hand: str, *, suits: str = "", number: int | None = None,
+              screenshot: Any = None) -> None:
     from kivy.core.window import Window
     from kivy.uix.modalview import ModalView
 
     tap(role(manager.current_screen, "bid", hand))
     frames_until(lambda: any(isinstance(w, ModalView) for w in Window.children))
     pad = next(w for w in Window.children if isinstance(w, ModalView))
+    if screenshot is not None:
+        screenshot()
     if number is not None:
         tap(find(pad, text=str(number)))
     for letter in suits:
@@ -368,3 +371,26 @@ def test_formal_announcements_in_turn_with_a_raise(ui: Any) -> None:
     tap(role(pad, "formal-reveal"))  # Ann raises; the procedure ends
     frames_until(lambda: not any(isinstance(w, ModalView) for w in Window.children))
     assert deal.premiums() == {"Ann": deal.premiums()["Ann"]} and deal.premiums()["Ann"].value == "reveal"
+
+
+def test_four_players_bid_ten_on_the_pad_means_0_or_10_and_turn_up_pad(ui: Any) -> None:
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    game_ui, _, manager = build()
+    deal = _start_variant(ui, manager, game_ui, "four")
+    enter_bid(manager, "Player 1", number=10, screenshot=lambda: ui.screenshot("parlett-bid-pad-four"))
+    assert role(deal, "bid", "Player 1").text == "0 or 10"
+    enter_bid(manager, "Player 2", suits="DDD")
+    assert "= 0 or 10" in role(deal, "bid", "Player 2").text
+    ui.clear()
+    game_ui2, _, manager2 = build()
+    deal2 = _start_variant(ui, manager2, game_ui2, "original")
+    tap(find(deal2, text="Turned-up card: ?"))
+    frames_until(lambda: any(isinstance(w, ModalView) for w in Window.children))
+    pad = next(w for w in Window.children if isinstance(w, ModalView))
+    ui.screenshot("parlett-turn-up-pad")
+    tap(find(pad, text="Q"))
+    tap(next(w for w in walk(pad) if getattr(w, "text", None) == "♠"))
+    frames_until(lambda: not any(isinstance(w, ModalView) for w in Window.children))
+    assert deal2.turn_up == "QS" and deal2.trump().value == "S"

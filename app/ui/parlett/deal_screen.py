@@ -13,6 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from app.i18n import tr
 from app.parlett_game import EntryRejected
@@ -61,15 +62,15 @@ class BidPad(ModalView):
     """Three taps on suit symbols, or one tap on a number."""
 
     def __init__(self, screen: DealScreen, hand: str, **kwargs: Any) -> None:
-        super().__init__(size_hint=(0.9, 0.8), auto_dismiss=False, **kwargs)
+        super().__init__(size_hint=(0.95, 0.95), auto_dismiss=False, **kwargs)
         self.screen, self.hand, self.letters = screen, hand, ""
         variant = screen.ui.session_table().variant
         box = BoxLayout(orientation="vertical", padding=10, spacing=8)
         paint(box, PANEL)
-        box.add_widget(label(tr("{name}'s bid", name=hand_name(hand)), font=24))
-        self.shown = label("", font=30, symbols=True)
+        box.add_widget(label(tr("{name}'s bid", name=hand_name(hand)), font=24, size_hint_y=None, height=36))
+        self.shown = label("", font=30, symbols=True, size_hint_y=None, height=44)
         box.add_widget(self.shown)
-        suits = BoxLayout(spacing=8)
+        suits = BoxLayout(spacing=8, size_hint_y=None, height=64)
         for letter in "CHSD":
             b = button(f"{SUIT_SYMBOL[letter]}  {'3210'['CHSD'.index(letter)]}",
                        lambda letter=letter: self.tap_suit(letter), font=34, symbols=True,
@@ -77,15 +78,17 @@ class BidPad(ModalView):
             b.suit_letter = letter
             suits.add_widget(b)
         box.add_widget(suits)
-        numbers = GridLayout(cols=6, spacing=6)
+        rows = -(-(variant.max_bid + 1) // 6)
+        numbers = GridLayout(cols=6, spacing=6, size_hint_y=None, height=rows * 52 + (rows - 1) * 6)
         for n in range(variant.max_bid + 1):
             nb = button(str(n), lambda n=n: self.choose(n), font=24)
             numbers.add_widget(nb)
         box.add_widget(numbers)
-        row = BoxLayout(spacing=8)
+        row = BoxLayout(spacing=8, size_hint_y=None, height=52)
         row.add_widget(button(tr("Clear"), self.clear))
         row.add_widget(button(tr("Cancel"), self.dismiss))
         box.add_widget(row)
+        box.add_widget(Widget())  # takes the spare height below, keeping the pad at the top
         self.add_widget(box)
         self._show()
 
@@ -111,27 +114,34 @@ class TurnUpPad(ModalView):
     """Original 99: the card turned up for trumps (rank and suit, or the joker)."""
 
     def __init__(self, screen: DealScreen, **kwargs: Any) -> None:
-        super().__init__(size_hint=(0.9, 0.7), auto_dismiss=False, **kwargs)
+        super().__init__(size_hint=(0.95, 0.9), auto_dismiss=False, **kwargs)
         self.screen, self.rank = screen, ""
         box = BoxLayout(orientation="vertical", padding=10, spacing=8)
         paint(box, PANEL)
-        box.add_widget(label(tr("Turned-up card"), font=24))
-        ranks = GridLayout(cols=5, spacing=6)
+        box.add_widget(label(tr("Turned-up card: tap the rank, then the suit"), font=22, size_hint_y=None,
+                             height=36))
+        ranks = GridLayout(cols=5, spacing=6, size_hint_y=None, height=2 * 52 + 6)
+        self.rank_buttons = {}
         for rank in ("6", "7", "8", "9", "T", "J", "Q", "K", "A"):
-            ranks.add_widget(button("10" if rank == "T" else rank, lambda r=rank: self.pick_rank(r), font=22))
+            self.rank_buttons[rank] = button("10" if rank == "T" else rank, lambda r=rank: self.pick_rank(r),
+                                             font=22)
+            ranks.add_widget(self.rank_buttons[rank])
         ranks.add_widget(button(tr("Joker"), lambda: self.done("X"), font=20))
         box.add_widget(ranks)
-        suits = BoxLayout(spacing=8)
+        suits = BoxLayout(spacing=8, size_hint_y=None, height=64)
         for letter in "CHSD":
             suits.add_widget(button(SUIT_SYMBOL[letter], lambda s=letter: self.done(self.rank + s if self.rank
                                                                                     else ""),
                                     font=34, symbols=True, color=suit_colour(letter)))
         box.add_widget(suits)
-        box.add_widget(button(tr("Cancel"), self.dismiss))
+        box.add_widget(button(tr("Cancel"), self.dismiss, size_hint_y=None, height=52))
+        box.add_widget(Widget())
         self.add_widget(box)
 
     def pick_rank(self, rank: str) -> None:
         self.rank = rank
+        for name, b in self.rank_buttons.items():
+            b.background_color = ACCENT if name == rank else (1, 1, 1, 1)
 
     def done(self, card: str) -> None:
         if card:
