@@ -1,8 +1,10 @@
 """The 10x10 board as players see it: printed numbers, pegs in their colours, highlighted holes.
 
-Drawn on the canvas (one rectangle per square, one circle per peg) with one label per square for
-the printed number, so a redraw after a play costs well under a millisecond. Touching a square
-calls ``on_hole(hole)``: with the simulated board that is a hand putting a peg in or taking it out.
+The squares and printed numbers are drawn once into an off-screen texture (an Fbo) and shown as a
+single picture; only the few things that change (highlights, pegs) are separate instructions. On a
+software GL renderer a hundred Label widgets and shapes cost tens of milliseconds per frame, and
+draw calls are what a Raspberry Pi's GPU likes least too. Touching a square calls ``on_hole(hole)``:
+with the simulated board that is a hand putting a peg in or taking it out.
 """
 
 from __future__ import annotations
@@ -10,18 +12,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import ClearBuffers, ClearColor, Color, Ellipse, Fbo, InstructionGroup, Line, Rectangle
 from kivy.metrics import sp
-from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from app.ui.widgets import colour_rgba
 
 SQUARE_LIGHT = (0.93, 0.89, 0.80, 1)
 SQUARE_DARK = (0.86, 0.80, 0.68, 1)
-ALLOWED = (0.55, 0.85, 0.55, 1)
-ATTENTION = (1.0, 0.55, 0.15, 1)
-WINNING = (1.0, 0.84, 0.0, 1)
+ALLOWED = (0.30, 0.80, 0.30, 0.55)
+ATTENTION = (1.0, 0.50, 0.10, 0.85)
+WINNING = (1.0, 0.84, 0.0, 0.85)
+NUMBER_COLOUR = (0.15, 0.15, 0.15, 1)
 
 
 class BoardView(Widget):
@@ -29,27 +32,33 @@ class BoardView(Widget):
 
     def __init__(self, numbers: tuple[int, ...], on_hole: Callable[[int], Any] | None = None, **kw: Any):
         super().__init__(**kw)
-        self.numbers = numbers
+        self.numbers = tuple(numbers)
         self.on_hole = on_hole
         self.pegs: dict[int, str | None] = {}  # hole -> colour name (expected pegs)
         self.sensed: frozenset[int] = frozenset()  # holes the board source reports
         self.allowed: frozenset[int] = frozenset()
         self.attention: frozenset[int] = frozenset()
         self.winning: frozenset[int] = frozenset()
-        self.labels = [Label(text=str(n), color=(0.15, 0.15, 0.15, 1), bold=True) for n in numbers]
-        for label in self.labels:
-            self.add_widget(label)
+        self._picture_key: tuple[Any, ...] = ()
+        self._fbo: Fbo | None = None
+        with self.canvas.before:
+            self._fbo_group = InstructionGroup()  # the Fbo renders in the normal render pass
+            Color(1, 1, 1, 1)
+            self._picture = Rectangle()
         self.bind(pos=self._redraw, size=self._redraw)
 
     @property
     def cell(self) -> float:
         return min(self.width, self.height) / 10
 
+    def _origin(self) -> tuple[float, float]:
+        cell = self.cell
+        return self.x + (self.width - cell * 10) / 2, self.y + (self.height + cell * 10) / 2
+
     def hole_rect(self, hole: int) -> tuple[float, float, float]:
         """(x, y, size) of a hole's square in window-relative coordinates (row 0 at the top)."""
         cell = self.cell
-        left = self.x + (self.width - cell * 10) / 2
-        top = self.y + (self.height + cell * 10) / 2
+        left, top = self._origin()
         row, col = divmod(hole, 10)
         return left + col * cell, top - (row + 1) * cell, cell
 
@@ -57,10 +66,14 @@ class BoardView(Widget):
         cell = self.cell
         if cell <= 0:
             return None
-        left = self.x + (self.width - cell * 10) / 2
-        top = self.y + (self.height + cell * 10) / 2
+        left, top = self._origin()
         col, row = int((x - left) // cell), int((top - y) // cell)
         return row * 10 + col if 0 <= col < 10 and 0 <= row < 10 else None
+
+    def set_numbers(self, numbers: tuple[int, ...]) -> None:
+        """Show another layout's printed numbers."""
+        self.numbers = tuple(numbers)
+        self._redraw()
 
     def show(
         self,
@@ -76,62 +89,64 @@ class BoardView(Widget):
         self.allowed, self.attention, self.winning = allowed, attention, winning
         self._redraw()
 
-    def _build_canvas(self) -> None:
-        """Create every drawing instruction once; redraws only move and recolour them (creating
-        and clearing instructions on every update costs time and, with some GL drivers, memory)."""
-        self._square_colours: list[Color] = []
-        self._squares: list[Rectangle] = []
-        self._peg_colours: list[Color] = []
-        self._pegs: list[Ellipse] = []
-        self._outline_colours: list[Color] = []
-        self._outlines: list[Line] = []
-        self._cross_colours: list[Color] = []
-        self._crosses: list[Line] = []
-        with self.canvas.before:
-            for _ in range(100):
-                self._square_colours.append(Color(*SQUARE_LIGHT))
-                self._squares.append(Rectangle())
-        with self.canvas.after:
-            for _ in range(100):
-                self._peg_colours.append(Color(0, 0, 0, 0))
-                self._pegs.append(Ellipse(size=(0, 0)))
-                self._outline_colours.append(Color(0, 0, 0, 0))
-                self._outlines.append(Line(width=1.2))
-                self._cross_colours.append(Color(0, 0, 0, 0))
-                self._crosses.append(Line(width=2))
+    # -- drawing ----------------------------------------------------------------------------------
+    def _paint_picture(self) -> None:
+        """Squares and numbers into the off-screen texture, only when size or layout changed."""
+        size = int(self.cell * 10)
+        key = (size, self.numbers)
+        if size <= 0 or key == self._picture_key:
+            return
+        self._picture_key = key
+        cell = size / 10
+        fbo = Fbo(size=(size, size))
+        font = round(max(sp(11), cell * 0.38))
+        with fbo:
+            ClearColor(0, 0, 0, 0)
+            ClearBuffers()
+            for hole in range(100):
+                row, col = divmod(hole, 10)
+                x, y = col * cell, size - (row + 1) * cell
+                Color(*(SQUARE_LIGHT if (row + col) % 2 == 0 else SQUARE_DARK))
+                Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
+                label = CoreLabel(text=str(self.numbers[hole]), font_size=font, bold=True)
+                label.refresh()
+                Color(*NUMBER_COLOUR)
+                texture = label.texture
+                Rectangle(texture=texture, size=texture.size,
+                          pos=(x + cell * 0.08, y + cell - texture.height - cell * 0.04))
+        self._fbo_group.clear()
+        self._fbo_group.add(fbo)
+        self._fbo = fbo
+        self._picture.texture = fbo.texture
 
     def _redraw(self, *_: Any) -> None:
-        if not hasattr(self, "_squares"):
-            self._build_canvas()
-        for hole in range(100):
-            x, y, size = self.hole_rect(hole)
-            if hole in self.winning:
-                rgba = WINNING
-            elif hole in self.attention:
-                rgba = ATTENTION
-            elif hole in self.allowed:
-                rgba = ALLOWED
-            else:
-                rgba = SQUARE_LIGHT if (hole // 10 + hole) % 2 == 0 else SQUARE_DARK
-            self._square_colours[hole].rgba = rgba
-            self._squares[hole].pos = (x + 1, y + 1)
-            self._squares[hole].size = (size - 2, size - 2)
-            r = size * 0.22
-            cx, cy = x + size * 0.75, y + size * 0.27
-            has_peg = hole in self.pegs
-            stray = hole in self.sensed and not has_peg  # a peg the game does not know (yet)
-            self._peg_colours[hole].rgba = colour_rgba(self.pegs[hole]) if has_peg else (0, 0, 0, 0)
-            self._pegs[hole].pos = (cx - r, cy - r)
-            self._pegs[hole].size = (2 * r, 2 * r) if has_peg else (0, 0)
-            outline = (0, 0, 0, 1) if has_peg else ATTENTION if stray else (0, 0, 0, 0)
-            self._outline_colours[hole].rgba = outline
-            self._outlines[hole].circle = (cx, cy, r)
-            self._cross_colours[hole].rgba = ATTENTION if stray else (0, 0, 0, 0)
-            self._crosses[hole].points = [cx - r, cy - r, cx + r, cy + r] if stray else []
-            label = self.labels[hole]
-            label.pos = (x, y + size * 0.30)
-            label.size = (size * 0.75, size * 0.65)
-            label.font_size = max(sp(11), size * 0.38)
+        self._paint_picture()
+        left, top = self._origin()
+        cell = self.cell
+        self._picture.pos = (left, top - cell * 10)
+        self._picture.size = (cell * 10, cell * 10)
+        self.canvas.after.clear()
+        with self.canvas.after:
+            for holes, rgba in ((self.allowed, ALLOWED), (self.attention, ATTENTION),
+                                (self.winning, WINNING)):
+                if holes:
+                    Color(*rgba)
+                    for hole in holes:
+                        x, y, size = self.hole_rect(hole)
+                        Rectangle(pos=(x + 1, y + 1), size=(size - 2, size - 2))
+            for hole in sorted(set(self.pegs) | set(self.sensed)):
+                x, y, size = self.hole_rect(hole)
+                r = size * 0.22
+                cx, cy = x + size * 0.75, y + size * 0.27
+                if hole in self.pegs:
+                    Color(0, 0, 0, 1)
+                    Ellipse(pos=(cx - r - 2, cy - r - 2), size=(2 * r + 4, 2 * r + 4), segments=24)
+                    Color(*colour_rgba(self.pegs[hole]))
+                    Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r), segments=24)
+                else:  # a peg the game does not know (yet): an orange cross
+                    Color(*ATTENTION)
+                    Line(points=[cx - r, cy - r, cx + r, cy + r], width=2)
+                    Line(points=[cx - r, cy + r, cx + r, cy - r], width=2)
 
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):

@@ -147,9 +147,7 @@ class GameScreen(Screen):
         self.game = game
         self.source = source
         self.log_lines = []
-        self.board.numbers = game.setup.layout.numbers
-        for hole, label in enumerate(self.board.labels):
-            label.text = str(game.setup.layout.number_at(hole))
+        self.board.set_numbers(game.setup.layout.numbers)
         window = StabilityWindow(stable_seconds, self.clock)
         self.referee = Referee(game, window, sees_colour=source.sees_colour)
         self.referee.subscribe(self._on_referee_event)
