@@ -29,7 +29,7 @@ SPREAD_FLOOR = 0.07  # log units: no class is assumed tighter than about 7% per 
 LOG_OFFSET = 4.0  # keeps log() finite for black pixels and damps sensor noise in the dark
 MAX_DISTANCE = 4.5  # in spreads (root mean square over the channels): farther is "unknown"
 MIN_CONFIDENCE = 0.9
-GAP_CHANGE = 0.2  # log units: a gap changed more than this (beyond the whole board's change) is covered
+GAP_CHANGE = 0.12  # log units: a gap changed more than this (beyond the whole board's change) is covered
 
 
 def _log(values: NDArray[np.float32]) -> NDArray[np.float64]:
@@ -90,9 +90,9 @@ class GapWatch:
     changed one never is. Single photos have no "before", so only the camera path uses this.
     """
 
-    def __init__(self, rows: int, cols: int, tolerance: float = GAP_CHANGE) -> None:
+    def __init__(self, rows: int, cols: int, tolerance: float | None = None) -> None:
         self.rows, self.cols = rows, cols
-        self.tolerance = tolerance
+        self.tolerance = GAP_CHANGE if tolerance is None else tolerance
         self.reference: NDArray[np.float64] | None = None
 
     def covered_holes(self, gaps: NDArray[np.float32], still: bool) -> NDArray[np.bool_]:
