@@ -20,7 +20,7 @@ from tests.render_board import (
     small_profile,
     truth_letters,
 )
-from vision.classify import Classifier, GapWatch, hole_features, learn_model
+from vision.classify import ADOPT_AFTER, Classifier, GapWatch, hole_features, learn_model
 from vision.markers import MarkerFinder, image_from_grid
 from vision.profile import UNSURE, default_profile
 from vision.reader import BoardReader, read_image
@@ -104,7 +104,12 @@ def test_the_gap_watch_doubts_holes_next_to_a_changed_gap_but_not_a_changed_room
     covered[6] = (120, 150, 200)  # gap (1, 1) now shows skin
     doubted = watch.covered_holes(covered, still=True)
     assert sorted(np.flatnonzero(doubted).tolist()) == [0, 1, 4, 5]  # the four holes around gap (1, 1)
-    assert watch.covered_holes(covered, still=True)[0], "a changed gap never becomes the reference"
+    assert watch.covered_holes(covered, still=False)[0], "a changed gap is not taken as the board"
+    for _ in range(ADOPT_AFTER - 1):
+        assert watch.covered_holes(covered, still=True)[0]
+    # changed and still for ADOPT_AFTER frames (a lasting shadow): now it is the board's look
+    assert not watch.covered_holes(covered, still=True).any()
+    assert watch.covered_holes(gaps * 0.6, still=True)[0]  # and when the shadow goes, it is news again
 
 
 def test_classifier_confidence_and_distance() -> None:

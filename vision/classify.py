@@ -29,6 +29,7 @@ SPREAD_FLOOR = 0.07  # log units: no class is assumed tighter than about 7% per 
 LOG_OFFSET = 4.0  # keeps log() finite for black pixels and damps sensor noise in the dark
 MAX_DISTANCE = 4.5  # in spreads (root mean square over the channels): farther is "unknown"
 MIN_CONFIDENCE = 0.9
+ADOPT_AFTER = 60  # still frames (about 3 s) after which a changed gap is the board's new look
 GAP_CHANGE = 0.12  # log units: a gap changed more than this (beyond the whole board's change) is covered
 
 
@@ -84,30 +85,42 @@ class GapWatch:
     """Notices something lying over the board by comparing every gap with how it looked before.
 
     Gaps show the bare board, so a gap that changes while its neighbours do not means a hand, an
-    arm or a cup over it. The whole board getting darker or warker (a lamp, a cloud) moves every
+    arm or a cup over it. The whole board getting darker or warmer (a lamp, a cloud) moves every
     gap alike and is taken out first (the median change over all gaps). The reference follows
     slow changes of light: a gap that looks normal is blended into it on every still frame, a
-    changed one never is. Single photos have no "before", so only the camera path uses this.
+    changed one is not, until it has stayed changed and still for :data:`ADOPT_AFTER` frames
+    (a lasting shadow, a cup left on the board's edge): then it is the new normal, so a local
+    change of light cannot leave holes unsure for ever. Single photos have no "before", so only
+    the camera path uses this.
     """
 
     def __init__(self, rows: int, cols: int, tolerance: float | None = None) -> None:
         self.rows, self.cols = rows, cols
         self.tolerance = GAP_CHANGE if tolerance is None else tolerance
         self.reference: NDArray[np.float64] | None = None
+        self._odd_for: NDArray[np.int64] | None = None  # still frames each gap has been changed
 
     def covered_holes(self, gaps: NDArray[np.float32], still: bool) -> NDArray[np.bool_]:
         import numpy as np
 
         lg = _log(gaps)
-        if self.reference is None:
+        if self.reference is None or self._odd_for is None or self.reference.shape != lg.shape:
             if still:
                 self.reference = lg
+                self._odd_for = np.zeros(len(lg), dtype=np.int64)
             return np.zeros(self.rows * self.cols, dtype=np.bool_)
         change = lg - self.reference
         change -= np.median(change, axis=0, keepdims=True)
         odd = np.abs(change).max(axis=1) > self.tolerance
         if still:
-            self.reference = np.where(odd[:, None], self.reference, 0.8 * self.reference + 0.2 * lg)
+            self._odd_for = np.where(odd, self._odd_for + 1, 0)
+            adopt = self._odd_for >= ADOPT_AFTER
+            blend = np.where(adopt[:, None], lg, 0.8 * self.reference + 0.2 * lg)
+            self.reference = np.where(odd[:, None] & ~adopt[:, None], self.reference, blend)
+            self._odd_for[adopt] = 0
+            odd &= ~adopt
+        else:
+            self._odd_for[:] = 0
         grid = odd.reshape(self.rows + 1, self.cols + 1)
         holes = grid[:-1, :-1] | grid[:-1, 1:] | grid[1:, :-1] | grid[1:, 1:]
         return np.asarray(holes.ravel(), dtype=np.bool_)
