@@ -15,10 +15,8 @@ def event_text(event: Any) -> str | None:
     if isinstance(event, rules.Played):
         return tr("{name} played card {card} on square {square}.", name=event.by, card=event.card,
                   square=event.square)
-    if isinstance(event, rules.Drew):
-        if event.card is None:
-            return tr("{name} drew a card.", name=event.by)
-        return tr("{name} drew card {card}.", name=event.by, card=event.card)
+    if isinstance(event, rules.Drew):  # never the card: in a digital deal it is a secret
+        return tr("{name} drew a card.", name=event.by)
     if isinstance(event, rules.Discarded):
         return tr("{name} discarded card {card}.", name=event.by, card=event.card)
     if isinstance(event, rules.Penalised):

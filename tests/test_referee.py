@@ -388,3 +388,22 @@ def test_a_faulty_listener_does_not_stop_the_referee() -> None:
     t.referee.subscribe(broken)
     t.both_draw()
     assert len(t.stored) == 2
+
+
+def test_a_dead_hand_in_5of99_is_verified_by_the_rules() -> None:
+    t = Table(ruleset="5of99")  # a real table: four hidden cards each, known when shown
+    plays = ((99, 99), (0, 98), (96, 96), (1, 97), (95, 95), (2, 94))  # Ann, Ben, Ann, ...
+    for card, square in plays:
+        t.referee.announce_play(card)
+        t.put(square)
+        t.settle()
+    assert len(t.stored) == 6 and t.game.state.to_move == "Ann"
+    with pytest.raises(RefereeRefusal):
+        t.referee.announce_dead_hand((97, 98))  # Ann holds one card, not two
+    with pytest.raises(RefereeRefusal):
+        t.referee.announce_dead_hand((10,))  # square 10 is free: not dead
+    t.referee.announce_dead_hand((97,))
+    assert t.stored[-1] == {"by": "Ann", "do": "reveal-dead-hand", "cards": [97]}
+    assert any(isinstance(e, rules.PlayerOut) for e in t.events)
+    outcome = t.game.state.outcome
+    assert outcome is not None and outcome.winners == ("Ben",) and t.phase is Phase.OVER

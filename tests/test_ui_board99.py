@@ -214,3 +214,49 @@ def test_the_game_screen_fits_a_larger_window(ui: Any) -> None:
     board, panel = d.screen.board, d.screen.panel
     assert board.cell >= 70 and board.right <= panel.x
     assert panel.right <= 1280 and d.screen.play_button.height >= 48
+
+
+def test_a_computer_opponent_deals_on_screen_and_a_person_places_its_peg(ui: Any) -> None:
+    d = Driver(ui)
+    d.app.ctx.announcer.enabled = True  # speech on (espeak-ng may be absent: .spoken records it)
+    tap(find(d.root, text="New: The Game of 99"))
+    setup = d.root.get_screen("board99-setup")
+    d.setup_tap(setup.player_rows[1].kind_button)  # Ben: Person -> Basic
+    assert setup.player_rows[1].kind == "basic"
+    d.setup_tap(find(d.root, text="Rows"))
+    tap(find(d.root, text="Start"))
+    d.settle()
+    game = d.screen.game
+    assert game.setup.deck is not None and game.table.computers == {"Ben": "basic"}
+    for _ in range(12):
+        if game.state.outcome is not None:
+            break
+        referee = d.screen.referee
+        if referee.prompt.phase.value == "computer-peg":
+            (hole,) = referee.prompt.holes
+            ui.screenshot("board99-computer-peg")
+            d.tap_hole(hole)
+            d.settle()
+            assert d.stored()[-1]["by"] == "Ben" and d.stored()[-1]["do"] == "play"
+            continue
+        assert game.state.to_move == "Ann"
+        hand = game.state.known_hand("Ann")
+        if not hand:
+            d.press("DRAW")
+            continue
+        d.press("My cards")
+        assert [w.text for w in d.screen.hand_row.children[::-1]] == [str(c) for c in hand]
+        ui.screenshot("board99-my-cards")
+        d.press("PLAY")
+        card = hand[0]
+        tap(find(d.modal(), text=str(card)))  # the pad shows Ann's own cards
+        frames(2)
+        target = next(sq for sq in game.state.legal_squares(card))
+        d.tap_hole(d.screen.referee.hole_of(target))
+        d.settle()
+        ann = [a for a in d.stored() if a["by"] == "Ann"]  # the computer may have moved since
+        assert ann[-1] == {"by": "Ann", "do": "play", "card": card, "square": target}
+    plays = [a for a in d.stored() if a["do"] == "play"]
+    assert {a["by"] for a in plays} == {"Ann", "Ben"}
+    spoken = d.app.ctx.announcer.spoken
+    assert any("Ben" in s for s in spoken) and any("Ann's turn" in s for s in spoken)

@@ -22,8 +22,8 @@ from app.ui.widgets import colour_rgba
 SQUARE_LIGHT = (0.93, 0.89, 0.80, 1)
 SQUARE_DARK = (0.86, 0.80, 0.68, 1)
 ALLOWED = (0.30, 0.80, 0.30, 0.55)
-ATTENTION = (1.0, 0.50, 0.10, 0.85)
-WINNING = (1.0, 0.84, 0.0, 0.85)
+ATTENTION = (1.0, 0.50, 0.10, 0.6)
+WINNING = (1.0, 0.84, 0.0, 0.65)
 NUMBER_COLOUR = (0.15, 0.15, 0.15, 1)
 
 

@@ -86,6 +86,40 @@ class CardPad(ModalView):
             self.on_card(card)
 
 
+class DeadHandPad(ModalView):
+    """5of99 at a real table: the player shows the whole hand; type each card, then Done."""
+
+    def __init__(self, on_cards: Any) -> None:
+        super().__init__(size_hint=(0.4, 1), pos_hint={"right": 1, "y": 0}, auto_dismiss=True,
+                         overlay_color=(0, 0, 0, 0))
+        self.cards: list[int] = []
+        self.on_cards = on_cards
+        box = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        Background.paint(box)
+        self.title = WrapLabel(tr("DEAD HAND: type each card, then Done."), font_size=FONT)
+        box.add_widget(self.title)
+        self.pad = NumberPad(on_done=self._add, ok_text=tr("Add"))
+        box.add_widget(self.pad)
+        row = BoxLayout(size_hint_y=None, height=TOUCH, spacing=6)
+        row.add_widget(BigButton(tr("Cancel"), on_press=self.close, height=TOUCH))
+        row.add_widget(BigButton(tr("Done"), on_press=self._done, height=TOUCH, background_color=ACCENT))
+        box.add_widget(row)
+        self.add_widget(box)
+
+    def close(self) -> None:
+        self.dismiss(animation=False)
+
+    def _add(self, card: int) -> None:
+        self.cards.append(card)
+        self.pad.clear()
+        self.title.text = tr("DEAD HAND: {cards}", cards=", ".join(map(str, self.cards)))
+
+    def _done(self) -> None:
+        if self.cards:
+            self.close()
+            self.on_cards(tuple(self.cards))
+
+
 class GameScreen(Screen):
     clock: Any = staticmethod(time.monotonic)  # the stability window's clock; tests replace it
 
@@ -123,7 +157,7 @@ class GameScreen(Screen):
         self.play_button = BigButton(tr("PLAY"), on_press=self.ask_play, height=68, font_size=sp(22),
                                      background_color=ACCENT)
         self.draw_button = BigButton(tr("DRAW"), on_press=self.draw, height=68, font_size=sp(22))
-        self.discard_button = BigButton(tr("DISCARD"), on_press=self.ask_discard, height=68,
+        self.discard_button = BigButton(tr("DISCARD"), on_press=self.discard_or_dead_hand, height=68,
                                         font_size=sp(22))
         for button in (self.play_button, self.draw_button, self.discard_button):
             actions.add_widget(button)
@@ -245,10 +279,13 @@ class GameScreen(Screen):
             winning = frozenset(referee.hole_of(s) for s in state.outcome.line)
         self.board.show(pegs, sensed=sensed, allowed=allowed, attention=attention, winning=winning)
         over = state.outcome is not None
-        self.play_button.disabled = over or prompt.phase in (Phase.COMPUTER_PEG, Phase.REMOVE_PEG)
-        self.draw_button.disabled = over
-        self.discard_button.disabled = over or game.setup.ruleset is not rules.Ruleset.CLASSIC
+        waiting = prompt.phase in (Phase.COMPUTER_PEG, Phase.REMOVE_PEG)  # a peg must move first
+        self.play_button.disabled = over or waiting
+        self.draw_button.disabled = over or waiting
+        self.discard_button.disabled = over or waiting
         self.play_button.text = tr("NEW GAME") if over else tr("PLAY")
+        classic = game.setup.ruleset is rules.Ruleset.CLASSIC
+        self.discard_button.text = tr("DISCARD") if classic else tr("DEAD HAND")
         if over:
             self.play_button.disabled = False
         self.undo_button.disabled = not game.actions
@@ -295,6 +332,32 @@ class GameScreen(Screen):
         by = self._by()
         self._open(CardPad(tr("DISCARD: which card?"), lambda card: self._announce("discard", card, by),
                            hand=self._known_hand(by)))
+
+    def discard_or_dead_hand(self) -> None:
+        """DISCARD in classic; in 5of99 (no discards) the same button shows a dead hand."""
+        game = self.game
+        if game is None:
+            return
+        if game.setup.ruleset is rules.Ruleset.CLASSIC:
+            self.ask_discard()
+            return
+        by = self._by() or game.state.to_move
+        hand = self._known_hand(by)
+        if hand is not None and by is not None and game.state.hand_count(by) == len(hand):
+            self._open(ConfirmBox(tr("Show {name}'s hand as dead: {cards}?", name=by,
+                                     cards=", ".join(map(str, hand))),
+                                  lambda: self._dead_hand(hand, by), yes=tr("DEAD HAND")))
+        else:
+            self._open(DeadHandPad(lambda cards: self._dead_hand(cards, by)))
+
+    def _dead_hand(self, cards: tuple[int, ...], by: str | None) -> None:
+        if self.referee is None:
+            return
+        try:
+            self.referee.announce_dead_hand(cards, by)
+        except RefereeRefusal as exc:
+            self._problem(str(exc))
+        self.refresh()
 
     def ask_who_played(self) -> None:
         game = self.game
