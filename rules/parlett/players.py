@@ -155,8 +155,11 @@ def choose_card(view: SeatView) -> Card:
         losing = [c for c in legal if not _winning_now(view, c)]
         if view.trick and losing:
             return losing[-1]
-        if not view.trick:
-            return min(legal, key=lambda c: (_is_master(view, c), rules.strength(c)))
+        if not view.trick:  # lead low from the shortest suit: a void lets winners be discarded later
+            count: dict[str, int] = {}
+            for c in view.hand:
+                count[rules.suit_of(c)] = count.get(rules.suit_of(c), 0) + 1
+            return min(legal, key=lambda c: (_is_master(view, c), count[rules.suit_of(c)], rules.strength(c)))
         return legal[-1]
     if need >= view.tricks_left:  # every trick needed: play the strongest
         winners = [c for c in legal if _winning_now(view, c)]
