@@ -260,3 +260,29 @@ def test_a_computer_opponent_deals_on_screen_and_a_person_places_its_peg(ui: Any
     assert {a["by"] for a in plays} == {"Ann", "Ben"}
     spoken = d.app.ctx.announcer.spoken
     assert any("Ben" in s for s in spoken) and any("Ann's turn" in s for s in spoken)
+
+
+def test_resume_offers_the_unfinished_game_and_checks_the_board(ui: Any) -> None:
+    from app.board99_game import Board99Game, TableSetup
+    from app.paths import default_database
+    from rules import board99 as rules
+
+    store = GameStore(default_database())
+    game = Board99Game.create(store, rules.make_setup(["Ann", "Ben"], layout="rows"),
+                              TableSetup({"Ann": "red", "Ben": "blue"}))
+    state = game.state
+    for action in (rules.Draw("Ann"), rules.Draw("Ben"), rules.Play("Ann", 30, 57)):
+        state, _ = rules.apply(state, action)
+        game.commit(action, state)
+    store.close()  # as if the app had been killed here
+
+    d = Driver(ui)  # a fresh app on the same data directory
+    tap(find(d.root, text="Resume"))
+    assert d.root.current == "board99-game"
+    d.settle()
+    assert d.screen.game.id == game.id and len(d.stored()) == 3
+    assert "put Ann's peg back on square 57" in d.screen.prompt_label.text  # the board is empty
+    ui.screenshot("board99-resume-fix-board")
+    d.tap_hole(57)
+    d.settle()
+    assert "Ben's turn" in d.screen.prompt_label.text

@@ -139,9 +139,11 @@ class BoardView(Widget):
                 r = size * 0.22
                 cx, cy = x + size * 0.75, y + size * 0.27
                 if hole in self.pegs:
-                    Color(0, 0, 0, 1)
+                    missing = hole not in self.sensed  # the game has it, the board does not: faded
+                    Color(0, 0, 0, 0.35 if missing else 1)
                     Ellipse(pos=(cx - r - 2, cy - r - 2), size=(2 * r + 4, 2 * r + 4), segments=24)
-                    Color(*colour_rgba(self.pegs[hole]))
+                    red, green, blue, _ = colour_rgba(self.pegs[hole])
+                    Color(red, green, blue, 0.35 if missing else 1)
                     Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r), segments=24)
                 else:  # a peg the game does not know (yet): an orange cross
                     Color(*ATTENTION)
