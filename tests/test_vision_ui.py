@@ -99,7 +99,9 @@ def test_the_calibration_screen_walks_through_every_step_and_saves(ui: UI, tmp_p
 
     tap(find(screen, text="Learn"))
     assert screen.session.step is Step.COLOUR and "red" in screen.instruction.text
-    for hole, colour in ((5, "red"), (77, "blue"), (None, "green"), (40, "yellow")):
+    # every colour players can pick is offered; green, white and black are skipped here
+    steps = ((5, "red"), (77, "blue"), (None, "green"), (40, "yellow"), (None, "white"), (None, "black"))
+    for hole, colour in steps:
         assert colour in screen.instruction.text
         if hole is None:
             tap(find(screen, text="Skip this colour"))

@@ -24,7 +24,7 @@ from kivy.uix.screenmanager import Screen
 
 from app.i18n import tr
 from app.source_factories.camera import profile_path
-from app.ui.widgets import ACCENT, Background, BigButton, WrapLabel, colour_name
+from app.ui.widgets import ACCENT, PEG_COLOURS, Background, BigButton, WrapLabel, colour_name
 
 log = logging.getLogger(__name__)
 NAME = "camera_calibration"
@@ -33,6 +33,19 @@ CORNER_WORDS = ("top left", "top right", "bottom right", "bottom left")
 
 def corner_word(index: int) -> str:
     return [tr("top left"), tr("top right"), tr("bottom right"), tr("bottom left")][index]
+
+
+def colours_to_learn() -> list[tuple[str, str]]:
+    """Every peg colour players can pick in the app, with the letter ``vision read`` prints."""
+    known = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "white": "W", "black": "K"}
+    used: set[str] = set()
+    result = []
+    for name in PEG_COLOURS:
+        choices = [known.get(name, ""), *name.upper(), *"ACDEFHIJLMNOPQSTUVXZ"]
+        letter = next(c for c in choices if c and c.isalpha() and c not in used)
+        used.add(letter)
+        result.append((letter, name))
+    return result
 
 
 def message_text(key: str) -> str:
@@ -113,7 +126,7 @@ class CameraCalibrationScreen(Screen):
                 profile = load_profile(self.save_to)
             except ProfileError as exc:
                 log.warning("ignoring the unreadable camera profile: %s", exc)
-        self.session = CalibrationSession(profile)
+        self.session = CalibrationSession(profile, colours_to_learn())
         self.message = ""
         self.refresh()
 
