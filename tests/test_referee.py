@@ -407,3 +407,17 @@ def test_a_dead_hand_in_5of99_is_verified_by_the_rules() -> None:
     assert any(isinstance(e, rules.PlayerOut) for e in t.events)
     outcome = t.game.state.outcome
     assert outcome is not None and outcome.winners == ("Ben",) and t.phase is Phase.OVER
+
+
+def test_unsure_holes_are_waited_for_not_guessed() -> None:
+    from hardware.board_source import BoardReading
+
+    t = Table()
+    t.both_draw()
+    t.referee.announce_play(30)
+    t.referee.on_board_event(BoardReading(frozenset({57}), 0.0, 900, unsure=frozenset({57})))
+    t.settle()
+    assert len(t.stored) == 2 and t.phase is Phase.PLACE_PEG  # a hand over the camera: wait
+    t.referee.on_board_event(BoardReading(frozenset({57}), 1.0, 901))
+    t.settle()
+    assert t.stored[-1] == {"by": "Ann", "do": "play", "card": 30, "square": 57}

@@ -71,6 +71,15 @@ def game_title(kind: str, uis: dict[str, Any]) -> str:
     return titles.get(kind, getattr(uis.get(kind), "title", kind))
 
 
+def result_text(result: str) -> str:
+    """The store keeps results in plain English ("won: Ann, Cat", "tie"); show them translated."""
+    if result.startswith("won: "):
+        return tr("won by {names}", names=result[len("won: "):])
+    if result == "tie":
+        return tr("a tie")
+    return result
+
+
 def scrolling(box: BoxLayout) -> ScrollView:
     box.size_hint_y = None
     box.bind(minimum_height=box.setter("height"))
@@ -165,7 +174,7 @@ class HistoryScreen(Screen):
             text = tr("{when}  {game}: {title} - {status}, {moves} actions {result}", when=when,
                       game=game_title(summary.kind, self.uis), title=summary.title,
                       status=statuses.get(summary.status, summary.status), moves=summary.actions,
-                      result=summary.result)
+                      result=result_text(summary.result))
             row.add_widget(WrapLabel(text, font_size=sp(15), size_hint_y=1))
             row.add_widget(BigButton(tr("Export"), on_press=lambda s=summary: self.export(s.id),
                                      size_hint_x=None, width=130, height=TOUCH + 4))
