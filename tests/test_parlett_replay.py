@@ -84,3 +84,12 @@ def test_replay_functions_raise_invalid_record_error() -> None:
         replay_json(ISSUE_EXAMPLE | {"variant": "six"})
     with pytest.raises(InvalidRecordError, match="deals: expected a list"):
         replay_text(ISSUE_EXAMPLE | {"deals": {}})
+
+
+def test_a_store_shaped_export_with_actions_replays_the_same() -> None:
+    """The app's generic history export writes setup + "actions"; that is the same list of deals."""
+    setup = {k: v for k, v in ISSUE_EXAMPLE.items() if k != "deals"}
+    as_actions = setup | {"actions": ISSUE_EXAMPLE["deals"]}
+    assert replay_json(as_actions) == replay_json(ISSUE_EXAMPLE)
+    with pytest.raises(InvalidRecordError, match="not both"):
+        replay_json(ISSUE_EXAMPLE | {"actions": []})

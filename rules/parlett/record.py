@@ -119,7 +119,10 @@ def to_record(table: Table, deals: Sequence[DealEntry]) -> dict[str, Any]:
 def sheet_from_record(record: dict[str, Any]) -> Scoresheet:
     """Replay a whole record; the first bad deal raises InvalidRecordError("deal N", why)."""
     table = table_from_record(record)
-    deals = record.get("deals", [])
+    if "deals" in record and "actions" in record:
+        raise InvalidRecordError("deals", "a record has \"deals\" or \"actions\", not both")
+    # "actions" is the store's generic name for the same list (setup + actions exports)
+    deals = record.get("deals", record.get("actions", []))
     if not isinstance(deals, list):
         raise InvalidRecordError("deals", "expected a list of deals")
     sheet = Scoresheet.start(table)
