@@ -247,6 +247,15 @@ def test_portrait_layout_and_german(ui: Any) -> None:
         assert len(ys) == 3 and len(xs) == 1  # stacked, one above the other
         assert all(c.to_window(*c.pos)[0] >= 0 and c.to_window(c.right, c.y)[0] <= 360 for c in cells)
         ui.screenshot("parlett-totals-portrait-de")
+        ui.resize(800, 480)
+        game_ui.next_deal()
+        frames(3)
+        deal = manager.current_screen
+        deal.set_bid("Ann", "CHS")
+        frames(2)
+        tap(role(deal, "premium", "Ben"))
+        ui.screenshot("parlett-deal-landscape-de")
+        assert "Offene Tippkarten" in role(deal, "premium", "Ben").text
     finally:
         i18n.set_language("en")
 
@@ -308,6 +317,7 @@ def test_five_players_declare_together_and_declarer_chooses_nines(ui: Any) -> No
     last = game_ui.session.sheet.deals[-1]
     assert last.trump.value == "nines" and last.score.premium["Player 1"] == 50
     assert any("Playing to 250" in t for t in texts(manager.current_screen))
+    ui.screenshot("parlett-totals-five")
 
 
 def test_the_last_deal_can_be_deleted(ui: Any) -> None:
