@@ -29,6 +29,7 @@ SPREAD_FLOOR = 0.07  # log units: no class is assumed tighter than about 7% per 
 LOG_OFFSET = 4.0  # keeps log() finite for black pixels and damps sensor noise in the dark
 MAX_DISTANCE = 4.5  # in spreads (root mean square over the channels): farther is "unknown"
 MIN_CONFIDENCE = 0.9
+NEAREST_EXTRA_WEIGHT = 2  # the four nearest gaps count 1 + this many times in the light's median
 ADOPT_AFTER = 60  # still frames (about 3 s) after which a changed gap is the board's new look
 GAP_CHANGE = 0.12  # log units: a gap changed more than this (beyond the whole board's change) is covered
 
@@ -45,16 +46,19 @@ def hole_features(
     """(rows*cols, 3) features: log hole colour minus log light at the hole.
 
     The light is the median of the gaps in a 4x4 block around the hole (its four own gaps and
-    the ring beyond), clipped at the grid's edge. A block, not only the four nearest gaps: at
-    the board's edge the outer gaps may fall beyond the board (a thin margin seen at an angle),
-    and a neighbour's fat peg may touch a gap; the median of up to 16 shrugs off such outliers,
-    and three pitches are still small against the way light changes across a board.
+    the ring beyond), clipped at the grid's edge, with the four nearest gaps counted three times.
+    A block, not only the four nearest gaps: at the board's edge the outer gaps may fall beyond
+    the board (a thin margin seen at an angle), and a neighbour's fat peg may touch a gap; the
+    median of up to 24 values shrugs off such outliers. The extra weight of the nearest gaps
+    keeps the estimate local where light changes sharply (the edge of a patch of sunlight).
     """
     import numpy as np
 
     lg = _log(gaps).reshape(rows + 1, cols + 1, 3)
     padded = np.pad(lg, ((1, 1), (1, 1), (0, 0)), constant_values=np.nan)
-    block = np.stack([padded[dr : dr + rows, dc : dc + cols] for dr in range(4) for dc in range(4)])
+    ring = [padded[dr : dr + rows, dc : dc + cols] for dr in range(4) for dc in range(4)]
+    nearest = [padded[dr : dr + rows, dc : dc + cols] for dr in (1, 2) for dc in (1, 2)]
+    block = np.stack(ring + nearest * NEAREST_EXTRA_WEIGHT)
     # the median of the gaps that exist: NaNs (beyond the grid) sort last, so the median sits at
     # the middle of the first `count` values (much faster than np.nanmedian)
     count = (~np.isnan(block[:, :, :, 0])).sum(axis=0)[None, :, :, None]
