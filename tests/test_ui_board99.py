@@ -286,3 +286,34 @@ def test_resume_offers_the_unfinished_game_and_checks_the_board(ui: Any) -> None
     d.tap_hole(57)
     d.settle()
     assert "Ben's turn" in d.screen.prompt_label.text
+
+
+def test_turn_leds_follow_the_game_and_a_physical_draw_button_announces_a_draw(ui: Any) -> None:
+    """[outputs] on gpiozero's mock pins: the game screen drives the LEDs and hears the buttons."""
+    from app.paths import default_database
+    from app.table_outputs import EXTRAS_KEY
+    from app.ui.shell import Table99App
+
+    config = Config(outputs={"mock": True, "turn_leds": [17, 27], "draw_button": 5, "play_button": 6})
+    d = Driver.__new__(Driver)
+    d.ui = ui
+    d.store = GameStore(default_database())
+    d.app = Table99App(config=config, store=d.store)
+    d.root = d.app.build()
+    ui.show(d.root)
+    d.clock = FakeClock()
+    d.screen.clock = d.clock
+    d.start_game()
+    outputs = d.screen.ctx.extras[EXTRAS_KEY]
+    assert outputs is not None and outputs.devices.leds.lit == 0  # first player's LED
+    button = outputs.devices.buttons.button("draw")
+    button.pin.drive_low()  # pressed (pulled up, active low)
+    button.pin.drive_high()
+    d.screen.pump()
+    frames(2)
+    assert d.stored() == [{"by": d.screen.game.setup.players[0], "do": "draw"}]
+    assert outputs.devices.leds.lit == 1
+    outputs.devices.buttons.button("play").pin.drive_low()
+    d.screen.pump()
+    frames(2)
+    assert "OK" in [getattr(w, "text", None) for w in walk(d.modal())]  # the card pad opened

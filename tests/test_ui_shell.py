@@ -9,7 +9,7 @@ import pytest
 
 from app.config import Config
 from app.store import GameStore
-from tests.ui_support import find, find_all, frames, tap
+from tests.ui_support import find, frames, tap
 
 pytestmark = pytest.mark.ui
 
@@ -91,4 +91,38 @@ def test_run_without_a_display_says_so(monkeypatch: Any, capsys: Any) -> None:
         monkeypatch.delenv(name, raising=False)
     assert main(["run"]) == 3
     assert "no display" in capsys.readouterr().err
-    assert find_all is not None
+
+
+def test_run_takes_the_data_directory_from_the_config(tmp_path: Any, monkeypatch: Any) -> None:
+    from app.cli import main
+
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "TABLE99_DATA_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    config = tmp_path / "config.toml"
+    config.write_text(f"[app]\ndata_dir = '{tmp_path / 'games'}'\n")
+    assert main(["run", "--config", str(config)]) == 3  # no display here, but the config was read
+    import os
+
+    assert os.environ["TABLE99_DATA_DIR"] == str(tmp_path / "games")
+
+
+def test_history_exports_each_game_in_its_own_format(ui: Any) -> None:
+    """A count99 game from History comes out as a table99/count99 record that replays."""
+    from app.count99_game import KeptGame
+    from app.paths import data_dir, default_database
+    from rules.count99 import Setup, Variant
+    from rules.count99.replay import replay_json
+
+    store = GameStore(default_database())
+    game = KeptGame.create(store, Setup(Variant.QUENTIN_C, ("Ann", "Ben")))
+    game.play("5")
+    _app, root = build_app(store=store)
+    ui.show(root)
+    tap(find(root, text="History"))
+    frames(2)
+    tap(find(root, text="Export"))
+    exported = json.loads((data_dir() / "exports" / f"count99-{game.game_id}.json").read_text())
+    assert exported["format"] == "table99/count99"
+    assert exported["rounds"][0]["plays"][0]["card"] == "5"
+    replayed = replay_json(exported)
+    assert replayed["steps"][-1]["count"] == 5 and replayed["steps"][-1]["turn"] == "Ben"

@@ -50,6 +50,8 @@ def main(args: argparse.Namespace) -> int:
         log.error("%s", problem)
     if args.board:
         config = _with_source(config, args.board)
+    if config.data_dir and not os.environ.get("TABLE99_DATA_DIR"):
+        os.environ["TABLE99_DATA_DIR"] = config.data_dir  # [app] data_dir, unless the environment says
     problem_display = display_problem()
     if problem_display:
         print(f"table99 run: {problem_display}", file=sys.stderr)

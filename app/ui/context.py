@@ -45,6 +45,9 @@ class GameUI(Protocol):
     def resume(self, game_id: int) -> str:
         """Load a stored unfinished game and return the screen that continues it."""
 
+    def export_record(self, game_id: int) -> dict[str, Any]:
+        """A stored game as this game's JSON record (the format ``table99 replay`` reads)."""
+
 
 # kind -> module exposing make_ui(); order is the home screen's order.
 GAMES: dict[str, str] = {

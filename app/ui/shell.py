@@ -24,7 +24,6 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.uix.scrollview import ScrollView
 
 from app import i18n
-from app.board99_game import record_json
 from app.config import Config
 from app.i18n import tr
 from app.paths import data_dir, default_database
@@ -189,7 +188,12 @@ class HistoryScreen(Screen):
     def export(self, game_id: int) -> Path:
         """Write the game as its JSON record into the data directory's exports folder."""
         stored = self.ctx.store.load(game_id)
-        record = record_json(stored.setup, list(stored.actions))
+        ui = self.uis.get(stored.kind)
+        if ui is None:
+            self.message = tr("This kind of game cannot be exported here.")
+            self.refresh()
+            raise LookupError(f"no UI for game kind {stored.kind!r}")
+        record = ui.export_record(game_id)  # each game writes its own record format
         folder = data_dir() / "exports"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{stored.kind}-{game_id}.json"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from app.board99_game import KIND, Board99Game, TableSetup
+from app.board99_game import KIND, Board99Game, TableSetup, record_json
 from app.i18n import tr
 from app.ui.board99.game_screen import NAME as GAME
 from app.ui.board99.game_screen import GameScreen
@@ -44,6 +44,11 @@ class Board99UI:
         game = Board99Game.load(self.ctx.store, game_id)
         self._play(game, self.ctx.config.board_source)
         return GAME
+
+    def export_record(self, game_id: int) -> dict[str, Any]:
+        """The stored game as a ``table99/board99`` record (what ``table99 replay`` reads)."""
+        stored = self.ctx.store.load(game_id)
+        return record_json(stored.setup, list(stored.actions))
 
     def start_new(self, setup: rules.Setup, table: TableSetup, source_kind: str) -> None:
         game = Board99Game.create(self.ctx.store, setup, table)

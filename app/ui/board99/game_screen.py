@@ -23,6 +23,7 @@ from app.board99_texts import event_text, spoken
 from app.i18n import tr
 from app.referee import Phase, Referee, RefereeRefusal, StabilityWindow
 from app.referee.events import ActionAccepted, ActionUndone, Prompt, PromptKind, TurnChanged
+from app.table_outputs import TableOutputs, attach_outputs
 from app.ui.board99.board_view import BoardView
 from app.ui.widgets import (
     ACCENT,
@@ -132,6 +133,7 @@ class GameScreen(Screen):
         self.queue = ReadingQueue()
         self._unsubscribe: Any = None
         self._event: Any = None
+        self.outputs: TableOutputs | None = None
         self.log_lines: list[str] = []
         self.modal: ModalView | None = None
         self.preview_card: int | None = None
@@ -185,6 +187,8 @@ class GameScreen(Screen):
         window = StabilityWindow(stable_seconds, self.clock)
         self.referee = Referee(game, window, sees_colour=source.sees_colour)
         self.referee.subscribe(self._on_referee_event)
+        # Turn LEDs, buzzer and PLAY/DRAW/DISCARD buttons where [outputs] configures them.
+        self.outputs = attach_outputs(self.ctx, self.referee)
         self.queue = ReadingQueue()
         self._unsubscribe = source.subscribe(self.queue.put)
         source.start()
@@ -211,6 +215,9 @@ class GameScreen(Screen):
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self.outputs is not None:
+            self.outputs.detach()
+            self.outputs = None
         self.referee = None
 
     def pump(self, *_: Any) -> None:
@@ -221,8 +228,18 @@ class GameScreen(Screen):
         for event in events:
             self.referee.on_board_event(event)
         self.referee.tick()
+        if self.outputs is not None:
+            for refusal in self.outputs.poll_buttons(self.referee, self._ask_card):
+                self._problem(refusal)
         if events:
             self.refresh_soon()
+
+    def _ask_card(self, what: str) -> None:
+        """A physical PLAY or DISCARD button was pressed: ask which card, as the screen's button does."""
+        if what == "play":
+            self.ask_play()
+        else:
+            self.discard_or_dead_hand()
 
     # -- what the referee says ------------------------------------------------------------------
     def _on_referee_event(self, event: Any) -> None:
