@@ -99,8 +99,9 @@ class UI:
     def screenshot(self, name: str) -> Path:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         frames(2)
-        saved = self.window.screenshot(str(ARTIFACTS / f"{name}.png"))
-        return Path(saved)
+        # Kivy numbers its screenshots (name0001.png...); keep one file per name, the latest.
+        saved = Path(self.window.screenshot(str(ARTIFACTS / f"{name}.png")))
+        return saved.replace(ARTIFACTS / f"{name}.png")
 
 
 @pytest.fixture
