@@ -109,6 +109,7 @@ def test_setup_then_a_deal_tapped_in_is_committed_and_shown(ui: Any) -> None:
                                "tricks": {"Ann": 6, "Ben": 2, "Cat": 1}},)
     totals = manager.current_screen
     assert role(totals, "total", "Ann").text == "66"
+    assert role(totals, "last", "Ann").text == "✓ +66" and role(totals, "last", "Ben").text == "+2"
     assert any("made it: Ann" in t for t in texts(totals))
     assert "Made it: Ann. Next deal: Ann, Spades" in ctx.announcer.spoken
     assert any("Next deal: Ann, Spades" in t for t in texts(totals))

@@ -53,7 +53,7 @@ class TotalsScreen(Screen):
         box.add_widget(label(self.ui.progress_text(), font=20, size_hint_y=None, height=34))
 
         totals = GridLayout(cols=1 if portrait else len(table.hands), spacing=6,
-                            size_hint_y=0.9 if portrait else 0.55)
+                            size_hint_y=0.9 if portrait else None, height=180)
         game = sheet.game_totals
         rubber = sheet.rubber_totals
         for index, hand in enumerate(table.hands):
@@ -67,6 +67,12 @@ class TotalsScreen(Screen):
             cell.add_widget(big)
             if sheet.uses_games:
                 cell.add_widget(label(tr("rubber {points}", points=rubber[hand]), font=18))
+            if sheet.deals:
+                last = sheet.deals[-1].score
+                mark = label(f"✓ {last.total[hand]:+d}" if last.made[hand] else f"{last.total[hand]:+d}",
+                             font=20, color=GOOD if last.made[hand] else (0.8, 0.8, 0.8, 1), symbols=True)
+                mark.hand, mark.role = hand, "last"
+                cell.add_widget(mark)
             totals.add_widget(cell)
         box.add_widget(totals)
 
@@ -74,7 +80,6 @@ class TotalsScreen(Screen):
             last = sheet.deals[-1]
             made = [hand_name(h) for h, ok in last.score.made.items() if ok]
             text = tr("Deal {n}: made it: {names}", n=last.number, names=", ".join(made) or tr("nobody"))
-            text += "   " + "  ".join(f"{hand_name(h)} {v:+d}" for h, v in last.score.total.items())
             box.add_widget(label(text, font=18, color=GOOD, size_hint_y=None, height=30, shorten=True))
         if sheet.games and sheet.current_game_deals == ():
             g = sheet.games[-1]
