@@ -18,7 +18,6 @@ from app.store import GameStore
 from rules.errors import InvalidActionError, InvalidRecordError
 from rules.parlett.match import Scoresheet
 from rules.parlett.record import entry_from_json, entry_to_json, setup_of, sheet_from_record
-from rules.parlett.scoring import DealEntry
 from rules.parlett.variants import VARIANTS, Options, Table
 
 KIND = "parlett"
@@ -121,7 +120,3 @@ def check_variant_options(variant: str, options: dict[str, Any]) -> str | None:
     except (TypeError, ValueError) as exc:
         return str(exc)
     return None
-
-
-def entry_json(entry: DealEntry) -> dict[str, Any]:
-    return entry_to_json(entry)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from itertools import combinations
 
 from rules.errors import InvalidActionError
 from rules.parlett.bids import Bid, bid_from_suits
@@ -199,11 +198,3 @@ def deal(variant: Variant, *, seed: int, dealer: int = 0, trump: Trump = Trump.N
         # nothing is laid aside; the engine fills the bid cards with what is left after play
         state = replace(state, bid_cards=tuple(() for _ in hands))
     return state
-
-
-def unbidden_bid(state: PlayState, seat: int) -> Bid | None:
-    return state.bid(seat) if state.done else None
-
-
-def bid_choices(hand: tuple[Card, ...]) -> list[tuple[Card, ...]]:
-    return list(combinations(hand, 3))
