@@ -33,7 +33,7 @@ from app.ui.parlett.common import (
 from rules.parlett.bids import Bid, parse_bid
 from rules.parlett.cards import parse_card
 from rules.parlett.premiums import Announcements, Premium, PremiumError, resolve_offers
-from rules.parlett.scoring import Trump
+from rules.parlett.scoring import Trump, trump_of_turn_up
 from rules.parlett.variants import DUMMY
 
 if TYPE_CHECKING:
@@ -282,8 +282,6 @@ class DealScreen(Screen):
     def trump(self) -> Trump | None:
         sheet = self.ui.session.sheet
         if self.turn_up:
-            from rules.parlett.scoring import trump_of_turn_up
-
             return trump_of_turn_up(parse_card(self.turn_up))
         if self.chosen_trump is not None and self.premiums():
             return self.chosen_trump
