@@ -76,6 +76,24 @@ def test_the_camera_source_publishes_stable_readings_with_colour_names() -> None
     assert states == [HealthState.STARTING, HealthState.CONNECTED, HealthState.STOPPED]
 
 
+def test_a_recorded_video_file_plays_through_the_camera_source(tmp_path: Path) -> None:
+    import cv2
+
+    board = Scene(size=SMALL, pegs={4: "green", 40: "red"}, noise=2)
+    writer = cv2.VideoWriter(str(tmp_path / "game.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 10, SMALL)
+    assert writer.isOpened()
+    for i in range(6):
+        writer.write(render(replace(board, frame=i)))
+    writer.release()
+    events: list[Any] = []
+    source = CameraSource(lambda: open_capture(str(tmp_path / "game.avi")), small_profile(), still_frames=3)
+    source.subscribe(events.append)
+    source.start()
+    assert source.wait(30) and source.frames_read == 6
+    readings = [e for e in events if isinstance(e, BoardReading)]
+    assert [dict(r.colours or {}) for r in readings] == [{4: "green", 40: "red"}]
+
+
 def test_an_uncalibrated_profile_is_reported_as_an_error_not_read() -> None:
     events: list[Any] = []
     source = CameraSource(lambda: Frames([render(Scene(size=SMALL))]), default_profile())
