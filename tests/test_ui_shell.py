@@ -126,3 +126,23 @@ def test_history_exports_each_game_in_its_own_format(ui: Any) -> None:
     assert exported["rounds"][0]["plays"][0]["card"] == "5"
     replayed = replay_json(exported)
     assert replayed["steps"][-1]["count"] == 5 and replayed["steps"][-1]["turn"] == "Ben"
+
+
+def test_history_exports_a_parlett_rubber_as_its_deals(ui: Any) -> None:
+    from app.parlett_game import ParlettSession
+    from app.paths import data_dir, default_database
+    from rules.parlett.replay import replay_json
+
+    store = GameStore(default_database())
+    session = ParlettSession.new(store, "three", ["Ann", "Ben", "Cat"], "Cat")
+    deal = {"bids": {"Ann": "CHS", "Ben": 4, "Cat": "DDD"}, "tricks": {"Ann": 6, "Ben": 2, "Cat": 1}}
+    session.add_deal(deal)
+    _app, root = build_app(store=store)
+    ui.show(root)
+    tap(find(root, text="History"))
+    frames(2)
+    tap(find(root, text="Export"))
+    exported = json.loads((data_dir() / "exports" / f"parlett-{session.game_id}.json").read_text())
+    assert exported["format"] == "table99/parlett" and "actions" not in exported
+    assert exported["deals"][0]["tricks"] == deal["tricks"]
+    assert replay_json(exported) == replay_json(session.record())

@@ -45,6 +45,11 @@ class ParlettUI:
         self.session = ParlettSession.load(self.ctx.store, game_id)
         return "parlett-winner" if self.session.sheet.over else "parlett-totals"
 
+    def export_record(self, game_id: int) -> dict[str, Any]:
+        """The stored rubber as a ``table99/parlett`` record, with its deals under "deals"."""
+        assert self.ctx is not None
+        return ParlettSession.load(self.ctx.store, game_id).record()
+
     # -- used by the screens --------------------------------------------------------------------
     def session_table(self) -> Table:
         table: Table = self.session.sheet.table
