@@ -119,7 +119,7 @@ def action_from_json(data: object, where: str) -> Action:
     by = _str(data.get("by"), where, "by")
     do = data.get("do")
     allowed = _ACTION_FIELDS
-    if do not in allowed:
+    if not isinstance(do, str) or do not in allowed:
         expected = "play, draw, discard or reveal-dead-hand"
         raise InvalidRecordError(where, f"unknown action {do!r} (expected {expected})")
     extra = sorted(set(data) - {"by", "do"} - allowed[do])
