@@ -208,11 +208,20 @@ class ComputerGame:
     def play(self, slot: int, choice: int | None = None) -> list[object]:
         events: list[object] = list(self.game.play(self.HUMAN, slot, choice))
         self._save()
+        if self.may_draw_first():
+            return events  # checked by draw() or the next advance(), once they had their chance
         return events + self.advance()
+
+    def may_draw_first(self) -> bool:
+        """Manual draw, and the turn came straight back (a Jack or Skip with two players): the person
+        may draw before "no cards" or "no safe card" is checked, as on any other turn (docs)."""
+        return self.game.manual_draw and self.humans_turn() and self.game.can_draw(self.HUMAN)
 
     def draw(self) -> list[object]:
         events: list[object] = list(self.game.draw(self.HUMAN))
         self._save()
+        if self.humans_turn() and not self.game.can_draw(self.HUMAN):
+            events += self.advance()
         return events
 
     def computer_step(self) -> list[object]:

@@ -165,7 +165,7 @@ class TerminalGame:
         self.report(self.run_computers())
 
     def run_computers(self) -> list[object]:
-        events: list[object] = []
+        events: list[object] = self.session.advance()  # a turn that came straight back is checked now
         while not self.game.table.over and not self.session.humans_turn():
             events += self.session.computer_step()
         return events

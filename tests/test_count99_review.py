@@ -1,0 +1,66 @@
+"""Review findings for Ninety Nine (issue 5): each test failed before its fix."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.count99_game import ComputerGame
+from app.store import GameStore
+from rules.count99.cards import Variant
+from rules.count99.deal import CardGame
+from rules.count99.table import Setup
+
+ROOT = Path(__file__).resolve().parent.parent
+# Two players, one card each, manual draw: with this seed the person (seat 0) starts holding a Jack.
+JACK_SEED = 19
+JACK_SETUP = Setup(Variant.QUENTIN_C, ("You", "Cpu"), hand_size=1)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> GameStore:
+    return GameStore(tmp_path / "games.sqlite")
+
+
+def test_the_seed_deals_the_person_a_jack() -> None:
+    game = CardGame(JACK_SETUP, seed=JACK_SEED, manual_draw=True)
+    game.advance()
+    assert game.table.turn == 0 and game.hands[0] == ["J"]
+
+
+def test_a_jack_back_to_yourself_in_manual_draw_lets_you_draw_before_no_cards(store: GameStore) -> None:
+    """Seed: "no cards ... because you forgot to draw": playing a Jack with two players hands the
+    turn straight back, and the person must get the chance to draw before being charged 3 tokens."""
+    session = ComputerGame.create(store, JACK_SETUP, level="easy", manual_draw=True, seed=JACK_SEED)
+    session.play(0)
+    assert session.table.tokens == (9, 9) and session.table.turn == 0 and session.table.in_round
+    assert session.game.hands[0] == [] and session.game.can_draw(0)
+    session.draw()
+    assert len(session.game.hands[0]) == 1 and session.table.tokens == (9, 9)
+    stored = store.load(session.game_id).actions
+    assert not any(a.get("no-cards") for a in stored)
+
+
+def table99(*args: str, stdin: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8",
+           "TABLE99_DATA_DIR": str(data_dir)}
+    return subprocess.run([sys.executable, "-m", "app.cli", *args], input=stdin, capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=60)
+
+
+@pytest.mark.parametrize(("keys", "penalised"), [("1\nd\nq\n", False), ("1\n\nq\n", True)])
+def test_terminal_jack_back_to_yourself_waits_for_d_or_enter(
+    tmp_path: Path, keys: str, penalised: bool
+) -> None:
+    done = table99("play", "count99", "--seed", str(JACK_SEED), "--opponents", "1", "--hand-size", "1",
+                   "--manual-draw", "--level", "easy", stdin=keys, data_dir=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "You play Jack. Count 10." in lines
+    assert "Press D to draw, or Enter to let the others play." in lines
+    assert ("You lose 3, 6 left." in lines) is penalised, done.stdout
+    assert any(line.startswith("You draw ") for line in lines) is not penalised
