@@ -64,3 +64,31 @@ def test_terminal_jack_back_to_yourself_waits_for_d_or_enter(
     assert "Press D to draw, or Enter to let the others play." in lines
     assert ("You lose 3, 6 left." in lines) is penalised, done.stdout
     assert any(line.startswith("You draw ") for line in lines) is not penalised
+
+
+@pytest.mark.parametrize("key", ["²", "³"])  # AltGr+2 and AltGr+3 on a German keyboard
+def test_terminal_a_superscript_digit_is_an_unknown_key_not_a_crash(tmp_path: Path, key: str) -> None:
+    done = table99("play", "count99", "--seed", "1", stdin=f"{key}\nq\n", data_dir=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert f"Unknown key {key}. Type ? for help." in done.stdout.splitlines()
+
+
+@pytest.mark.ui
+def test_app_a_superscript_digit_key_is_not_a_crash(
+    ui: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kivy.core.window import Window
+
+    from app.ui.count99.computer_screen import ComputerScreen
+    from tests.test_ui_count99 import build, button
+    from tests.ui_support import tap
+
+    monkeypatch.setattr(ComputerScreen, "delay", 0)
+    ctx, _ = build(ui, tmp_path)
+    setup = ctx.manager.get_screen("count99-setup")
+    tap(button(setup, "Against the computer"))
+    tap(button(setup, "Start"))
+    screen = ctx.manager.current_screen
+    hand = list(screen.session.game.hands[0])
+    Window.dispatch("on_key_down", 178, 0, "²", [])
+    assert screen.session.game.hands[0] == hand and screen.session.humans_turn()

@@ -92,7 +92,7 @@ class TerminalGame:
             self.draw()
         elif command in ("q", "quit"):
             return False
-        elif command and command.split()[0].isdigit():
+        elif command and command.split()[0].isdecimal():  # "²".isdigit() but int("²") fails
             self.play(command, lines)
         else:
             self.answer(command)

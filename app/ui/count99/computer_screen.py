@@ -189,7 +189,7 @@ class ComputerScreen(Screen):
         if self.manager is None or self.manager.current != self.name or not codepoint:
             return False
         key = codepoint.lower()
-        if key.isdigit():
+        if key.isdecimal():  # not isdigit: "²" (AltGr+2) is a digit int() refuses
             self.play_slot(9 if key == "0" else int(key) - 1)
         elif key in (" ", "d"):
             self.draw()
