@@ -316,7 +316,8 @@ class Referee:
 
         if self._penalty is not None:
             hole = self._penalty.hole
-            if hole not in occupied and not extra and not missing and not wrong_colour:
+            gone = hole not in occupied and hole not in unsure  # a hand over it proves nothing
+            if gone and not extra and not missing and not wrong_colour:
                 penalty = self._penalty
                 self._penalty = None
                 self._commit(penalty.action, penalty.new_state, penalty.events)

@@ -1,0 +1,28 @@
+"""Review findings for the referee: each test failed before its fix."""
+
+from __future__ import annotations
+
+from app.referee import Phase
+from hardware.board_source import BoardReading
+from tests.test_referee import Table
+
+
+def illegal_play_waiting_for_removal() -> Table:
+    t = Table()
+    t.both_draw()
+    t.referee.announce_play(60)
+    t.put(57)
+    t.settle()
+    assert t.phase is Phase.REMOVE_PEG
+    return t
+
+
+def test_a_hand_over_the_penalised_peg_is_not_taken_for_its_removal() -> None:
+    t = illegal_play_waiting_for_removal()
+    # the camera cannot see hole 57 (a hand over it): the peg may still be there
+    t.referee.on_board_event(BoardReading(frozenset(), 0.0, 900, unsure=frozenset({57})))
+    t.settle()
+    assert len(t.stored) == 2 and t.phase is Phase.REMOVE_PEG and not t.offences()
+    t.referee.on_board_event(BoardReading(frozenset(), 1.0, 901))  # the hand is gone, so is the peg
+    t.settle()
+    assert t.offences() == ["illegal-play"] and len(t.stored) == 3
