@@ -26,3 +26,18 @@ def test_a_hand_over_the_penalised_peg_is_not_taken_for_its_removal() -> None:
     t.referee.on_board_event(BoardReading(frozenset(), 1.0, 901))  # the hand is gone, so is the peg
     t.settle()
     assert t.offences() == ["illegal-play"] and len(t.stored) == 3
+
+
+def test_a_penalised_peg_moved_to_another_square_is_named_as_the_peg_to_take_out() -> None:
+    t = illegal_play_waiting_for_removal()
+    t.remove(57)
+    t.put(70)  # the player "corrects" the illegal play by moving the peg
+    t.settle()
+    assert t.phase is Phase.FIX_BOARD and t.referee.prompt.holes == (70,)
+    assert "70" in t.referee.prompt.text and len(t.stored) == 2
+    t.put(57)
+    t.settle()  # both must come out: not "all but the one that was played"
+    assert set(t.referee.prompt.holes) == {57, 70} and "all but" not in t.referee.prompt.text
+    t.remove(57, 70)
+    t.settle()
+    assert t.offences() == ["illegal-play"] and t.phase is Phase.ANNOUNCE

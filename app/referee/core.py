@@ -325,6 +325,9 @@ class Referee:
             if extra == [hole] and not missing and not wrong_colour:
                 self._refresh_prompt()
                 return
+            if extra:  # the peg was moved to another hole, or more were put in: all must come out
+                self._fix_board(extra, missing, wrong_colour)
+                return
         if missing or wrong_colour or len(extra) > 1 or (extra and self._must_agree):
             self._fix_board(extra, missing, wrong_colour)
             return
@@ -397,7 +400,7 @@ class Referee:
             colour = self.game.colours.get(player, "")
             parts.append(tr("{where} needs a {colour} peg ({name})", where=self.where(hole),
                             colour=colour_name(colour), name=player))
-        if len(extra) > 1 and not missing and not wrong_colour and not self._must_agree:
+        if len(extra) > 1 and not missing and not wrong_colour and not self._must_agree and not self._penalty:
             text = tr("{count} new pegs at once: take out all but the one that was played ({holes}).",
                       count=len(extra), holes=", ".join(str(self.square_at(h)) for h in extra))
         else:
