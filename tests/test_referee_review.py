@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from app.referee import Phase
+from typing import Any
+
+from app.board99_game import TableSetup
+from app.referee import ActionUndone, Phase
 from hardware.board_source import BoardReading
+from rules import board99 as rules
 from tests.test_referee import Table
 
 
@@ -41,3 +45,28 @@ def test_a_penalised_peg_moved_to_another_square_is_named_as_the_peg_to_take_out
     t.remove(57, 70)
     t.settle()
     assert t.offences() == ["illegal-play"] and t.phase is Phase.ANNOUNCE
+
+
+def draw_then_discard(view: Any, level: str, rng: Any) -> Any:
+    return rules.Draw(view.player) if len(view.hand) < 5 else rules.Discard(view.player, view.hand[0])
+
+
+def test_undo_in_a_computer_game_takes_back_the_persons_action_not_only_the_computers_reply() -> None:
+    t = Table(table=TableSetup(colours={"Ann": "red", "Ben": "blue"}, computers={"Ben": "basic"}),
+              chooser=draw_then_discard, deck=tuple(range(100)))
+    t.referee.announce_draw()  # Ann draws; the computer Ben draws at once
+    assert t.stored == [{"by": "Ann", "do": "draw"}, {"by": "Ben", "do": "draw"}]
+    preview = t.referee.undo_preview()
+    assert preview is not None and "Ann drew" in preview and "Ben drew" in preview
+    assert t.referee.undo() == rules.Draw("Ann")
+    assert t.stored == [] and t.game.state.to_move == "Ann"
+    assert [e.index for e in t.events if isinstance(e, ActionUndone)] == [1, 0]
+    assert t.referee.undo_preview() is None
+
+
+def test_undo_has_nothing_to_take_back_when_only_a_computer_has_moved() -> None:
+    t = Table(table=TableSetup(colours={"Ann": "red", "Ben": "blue"}, computers={"Ben": "basic"}),
+              chooser=draw_then_discard, deck=tuple(range(100)), first="Ben")
+    assert t.stored == [{"by": "Ben", "do": "draw"}]  # the computer moved first, at once
+    assert t.referee.undo_preview() is None and t.referee.undo() is None
+    assert len(t.stored) == 1

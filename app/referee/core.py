@@ -214,22 +214,37 @@ class Referee:
             self._judge()
 
     # -- undo ---------------------------------------------------------------------------------------
+    def _undo_count(self) -> int:
+        """How many actions undo takes back: the last person's action and the computers' replies after it.
+
+        A computer's draw or discard alone would be chosen again at once (same view, same seeded
+        rng), so undoing only that could never reach the person's mistake.
+        """
+        for back, action in enumerate(reversed(self.game.actions), 1):
+            if not self.game.is_computer(action.by):
+                return back
+        return 0
+
     def undo_preview(self) -> str | None:
         """What undo would take back, in words (for the confirmation), or None when nothing."""
-        if not self.game.actions:
+        count = self._undo_count()
+        if not count:
             return None
-        return describe_action(self.game.actions[-1])
+        return "; ".join(describe_action(a) for a in self.game.actions[-count:])
 
     def undo(self) -> Any | None:
-        """Take back the last committed action (after the screen's confirmation)."""
-        index = len(self.game.actions) - 1
-        action = self.game.undo()
-        if action is None:
+        """Take back the last person's action and any computer replies (after the screen's confirmation)."""
+        count = self._undo_count()
+        if not count:
             return None
         self._pending = self._penalty = None
         self._unannounced_hole = None
         self._must_agree = True
-        self._emit(ActionUndone(index, action))
+        action = None
+        for _ in range(count):
+            index = len(self.game.actions) - 1
+            action = self.game.undo()
+            self._emit(ActionUndone(index, action))
         self._after_change()
         return action
 
