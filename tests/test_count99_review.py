@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,17 @@ from app.count99_game import ComputerGame
 from app.store import GameStore
 from rules.count99.cards import Variant
 from rules.count99.deal import CardGame
-from rules.count99.table import Setup
+from rules.count99.replay import replay_json
+from rules.count99.table import (
+    DirectionReversed,
+    MilestonePassed,
+    PlayCard,
+    PlayerSkipped,
+    Setup,
+    StartRound,
+    Table,
+    TokensLost,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 # Two players, one card each, manual draw: with this seed the person (seat 0) starts holding a Jack.
@@ -92,3 +103,41 @@ def test_app_a_superscript_digit_key_is_not_a_crash(
     hand = list(screen.session.game.hands[0])
     Window.dispatch("on_key_down", 178, 0, "²", [])
     assert screen.session.game.hands[0] == hand and screen.session.humans_turn()
+
+
+# -- gaps in the named card tests (these held already; nothing asserted them) ----------------------
+def _table_at(variant: Variant, count: int, players: int = 3) -> Table:
+    table, _ = Table.new(Setup(variant, ("Ann", "Ben", "Cat", "Dan")[:players])).apply(StartRound(0))
+    return replace(table, count=count)
+
+
+def test_rs_four_adds_four_and_never_reverses() -> None:
+    table, events = _table_at(Variant.RS_GAMES, 10).apply(PlayCard(0, "4"))
+    assert (table.count, table.direction, table.turn) == (14, 1, 1)
+    assert not any(isinstance(e, DirectionReversed) for e in events)
+
+
+def test_rs_two_adds_two_even_above_49() -> None:
+    assert _table_at(Variant.RS_GAMES, 50).apply(PlayCard(0, "2"))[0].count == 52
+
+
+def test_qc_nine_on_99_is_not_landing_on_99() -> None:
+    table, events = _table_at(Variant.QUENTIN_C, 99).apply(PlayCard(0, "9"))
+    assert table.count == 99 and table.in_round and table.turn == 1
+    assert not any(isinstance(e, TokensLost) for e in events)
+
+
+def test_qc_jack_through_33_costs_a_token_and_still_skips() -> None:
+    table, events = _table_at(Variant.QUENTIN_C, 30).apply(PlayCard(0, "J"))
+    assert table.count == 40 and table.tokens == (8, 9, 9) and table.turn == 2
+    assert MilestonePassed(0, 33) in events and PlayerSkipped(1) in events
+
+
+def test_replay_json_shows_the_direction_after_a_four() -> None:
+    record = {"format": "table99/count99", "version": 1, "variant": "quentin-c",
+              "players": ["Ann", "Ben", "Cat"], "tokens": 9, "hand_size": 3,
+              "rounds": [{"first": "Ann", "plays": [{"by": "Ann", "card": "4"}, {"by": "Cat", "card": "5"}]}]}
+    steps = replay_json(record)["steps"]
+    assert [(s["count"], s["turn"], s["direction"]) for s in steps] == [
+        (4, "Cat", "counterclockwise"), (9, "Ben", "counterclockwise")
+    ]
