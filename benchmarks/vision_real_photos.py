@@ -53,8 +53,8 @@ def run(folder: Path, calibration_photo: str = CALIBRATION_PHOTO) -> tuple[list[
         return img
 
     first = read_image(image(calibration_photo), profile, corners=list(calib.corners))
-    assert first.features is not None and first.samples is not None
-    profile = learn_labelled(profile, [(first.features, first.samples, calib.letters)], NAMES)
+    assert first.features is not None
+    profile = learn_labelled(profile, [(first.features, calib.letters)], NAMES)
     results = []
     for name, truth in truths.items():
         if name == calibration_photo:

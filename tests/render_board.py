@@ -301,8 +301,8 @@ def calibrated_profile(base: Scene | None = None) -> BoardProfile:
     base = base or Scene()
     prof = profile()
     first = read_image(render(replace(base, pegs={})), prof)
-    assert first.features is not None and first.samples is not None
-    prof = learn_empty(prof, [(first.features, first.samples)])
+    assert first.features is not None
+    prof = learn_empty(prof, [first.features])
     for i, name in enumerate(PEG_COLOURS_BGR):
         shot = read_image(render(replace(base, pegs={10 * i + 3 + i: name})), prof)
         assert shot.features is not None

@@ -42,7 +42,7 @@ def profiles(draw: st.DrawFn) -> BoardProfile:
         )
         for letter in letters
     ]
-    return base.with_models(model, colours, (draw(finite), draw(finite)))
+    return base.with_models(model, colours)
 
 
 @given(profiles())

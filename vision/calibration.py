@@ -16,26 +16,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from vision.classify import board_chroma, find_pegs, learn_model
+from vision.classify import find_pegs, learn_model
 from vision.profile import EMPTY, BoardProfile, ColourModel, ProfileError
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-    from vision.sampling import Samples
 
-
-def learn_empty(profile: BoardProfile, shots: Sequence[tuple[NDArray[np.float64], Samples]]) -> BoardProfile:
-    """``shots``: (features, samples) of the empty board; replaces the empty model and chroma."""
+def learn_empty(profile: BoardProfile, shots: Sequence[NDArray[np.float64]]) -> BoardProfile:
+    """``shots``: the hole features of pictures of the empty board; replaces the empty model."""
     import numpy as np
 
     if not shots:
         raise ProfileError("calibration", "no picture of the empty board")
-    feats = np.concatenate([f for f, _ in shots])
-    gaps = np.concatenate([s.gaps for _, s in shots])
-    empty = learn_model(EMPTY, "empty", feats)
-    return profile.with_models(empty, profile.colours, board_chroma(gaps))
+    empty = learn_model(EMPTY, "empty", np.concatenate(list(shots)))
+    return profile.with_models(empty, profile.colours)
 
 
 def learn_colour(
@@ -63,7 +59,7 @@ def learn_colour(
 
 def learn_labelled(
     profile: BoardProfile,
-    shots: Sequence[tuple[NDArray[np.float64], Samples, Sequence[str]]],
+    shots: Sequence[tuple[NDArray[np.float64], Sequence[str]]],
     names: dict[str, str] | None = None,
 ) -> BoardProfile:
     """Learn every class from pictures with known letters per hole (``.`` empty)."""
@@ -71,11 +67,9 @@ def learn_labelled(
 
     names = names or {}
     by_letter: dict[str, list[NDArray[np.float64]]] = {}
-    gaps = []
-    for features, samples, letters in shots:
+    for features, letters in shots:
         if len(letters) != len(features):
             raise ProfileError("calibration", f"{len(letters)} letters for {len(features)} holes")
-        gaps.append(samples.gaps)
         for f, letter in zip(features, letters, strict=True):
             by_letter.setdefault(letter, []).append(f)
     if EMPTY not in by_letter:
@@ -85,4 +79,4 @@ def learn_labelled(
         learn_model(letter, names.get(letter, letter), np.array(feats))
         for letter, feats in sorted(by_letter.items())
     ]
-    return profile.with_models(empty, colours, board_chroma(np.concatenate(gaps)))
+    return profile.with_models(empty, colours)

@@ -104,7 +104,7 @@ class CalibrationSession:
             shot = self._read(frame)
         except ProfileError:
             return Outcome(False, "stickers-not-found")
-        self.profile = learn_empty(self.profile, [(shot.features, shot.samples)])
+        self.profile = learn_empty(self.profile, [shot.features])
         self.step = Step.COLOUR if self.colours else Step.DONE
         self.colour_index = 0
         return Outcome(True, "empty-learnt")

@@ -69,22 +69,6 @@ def hole_features(
     return np.asarray(_log(holes) - light, dtype=np.float64)
 
 
-def gap_chroma(gaps: NDArray[np.float32]) -> NDArray[np.float64]:
-    """(n, 2) chroma of gaps: log(channel 0 / channel 1), log(channel 2 / channel 1)."""
-    import numpy as np
-
-    lg = _log(gaps)
-    return np.stack([lg[:, 0] - lg[:, 1], lg[:, 2] - lg[:, 1]], axis=1)
-
-
-def board_chroma(gaps: NDArray[np.float32]) -> tuple[float, float]:
-    """The board surface's chroma: the median over all gaps (robust to a few covered ones)."""
-    import numpy as np
-
-    c = np.median(gap_chroma(gaps), axis=0)
-    return (float(c[0]), float(c[1]))
-
-
 class GapWatch:
     """Notices something lying over the board by comparing every gap with how it looked before.
 

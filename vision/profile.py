@@ -6,8 +6,7 @@ A profile is one JSON file, written by calibration and read by every reader. It 
   plane the marker stickers are placed in, so the holes follow the markers when the board moves;
 - the markers (ArUco ``DICT_4X4_100`` ids, centres and side length in the same millimetres);
 - the colour models learnt under the room's light: ``empty`` and one per player colour, each a
-  mean and spread of the light-normalised features (see :mod:`vision.classify`);
-- the board surface's chroma, used to notice something foreign (a hand) lying over the board.
+  mean and spread of the light-normalised features (see :mod:`vision.classify`).
 
 Why millimetres in the board plane and not pixels: the camera may move or the board be nudged;
 only the relation of holes to stickers is a property of the board itself.
@@ -85,7 +84,6 @@ class BoardProfile:
     sample_radius: float = 0.28  # of the hole pitch: the disc whose median colour is the hole's
     empty: ColourModel | None = None
     colours: tuple[ColourModel, ...] = ()
-    board_chroma: tuple[float, float] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -99,17 +97,11 @@ class BoardProfile:
     def letters(self) -> dict[str, str]:
         return {c.letter: c.name for c in self.colours}
 
-    def with_models(
-        self,
-        empty: ColourModel | None,
-        colours: Sequence[ColourModel],
-        board_chroma: tuple[float, float] | None = None,
-    ) -> BoardProfile:
+    def with_models(self, empty: ColourModel | None, colours: Sequence[ColourModel]) -> BoardProfile:
         return replace(
             self,
             empty=empty,
             colours=tuple(colours),
-            board_chroma=board_chroma if board_chroma is not None else self.board_chroma,
         )
 
     def with_holes(self, corners: Sequence[Point]) -> BoardProfile:
@@ -135,8 +127,6 @@ class BoardProfile:
         }
         if self.empty is not None:
             data["empty"] = self.empty.to_json()
-        if self.board_chroma is not None:
-            data["board_chroma"] = list(self.board_chroma)
         return data
 
     def save(self, path: str | Path) -> None:
@@ -249,8 +239,6 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
             raise ProfileError(f"{where} colours.{letter}", "a colour's letter is one character, not . or ?")
         colours.append(_model(f"{where} colours.{letter}", letter, model))
     empty = _model(f"{where} empty", EMPTY, data["empty"]) if "empty" in data else None
-    chroma = data.get("board_chroma")
-    board_chroma = _point(f"{where} board_chroma", chroma) if chroma is not None else None
     return BoardProfile(
         rows=rows,
         cols=cols,
@@ -260,7 +248,6 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
         sample_radius=radius,
         empty=empty,
         colours=tuple(colours),
-        board_chroma=board_chroma,
     )
 
 

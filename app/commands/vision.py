@@ -175,11 +175,11 @@ def _calibrate(args: argparse.Namespace) -> int:
                 raise UsageError(tr("--labelled: expected IMAGE=ROWS, got {item}", item=repr(item)))
             letters = _letters_file(rows_file, profile.rows, profile.cols)
             result = shot(image)
-            labelled.append((result.features, result.samples, letters))
+            labelled.append((result.features, letters))
         profile = learn_labelled(profile, labelled)
     if args.empty:
         shots = [shot(p) for p in args.empty]
-        profile = learn_empty(profile, [(s.features, s.samples) for s in shots])
+        profile = learn_empty(profile, [s.features for s in shots])
     for item in args.peg:
         head, sep, image = item.partition(":")
         letter, sep2, name = head.partition("=")
