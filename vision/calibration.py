@@ -44,7 +44,7 @@ def learn_colour(
         raise ProfileError("calibration", "learn the empty board first")
     if len(letter) != 1 or letter in (EMPTY, "?"):
         raise ProfileError("calibration", f"a colour's letter is one character, not {letter!r}")
-    examples = []
+    examples: list[NDArray[np.float64]] = []
     used: list[int] = []
     for features in shots:
         holes = find_pegs(features, profile.empty)

@@ -75,7 +75,8 @@ class CalibrationSession:
         h = self.image_from_board(frame)
         if h is None:
             return Outcome(False, "stickers-not-found")
-        point = project(np.linalg.inv(h), np.array([[x, y]], dtype=np.float64))[0]
+        board_from_image = np.asarray(np.linalg.inv(h), dtype=np.float64)
+        point = project(board_from_image, np.array([[x, y]], dtype=np.float64))[0]
         self.corners.append((float(point[0]), float(point[1])))
         if len(self.corners) == 4:
             try:

@@ -107,8 +107,10 @@ class OpenCVCapture:
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
 
     def read(self) -> NDArray[np.uint8] | None:
+        import numpy as np
+
         ok, frame = self._cap.read()
-        return frame if ok else None
+        return np.asarray(frame, dtype=np.uint8) if ok and frame is not None else None
 
     def close(self) -> None:
         self._cap.release()

@@ -112,7 +112,7 @@ class Sampler:
         )
         scale = 1.0
         while pitch_px * scale > 2.5 * PITCH and min(image.shape[:2]) > 64:
-            image = cv2.pyrDown(image)
+            image = np.asarray(cv2.pyrDown(image), dtype=np.uint8)
             scale *= 0.5
         image_from_canonical = np.diag([scale, scale, 1.0]) @ h @ self.grid_from_canonical
         warped = cv2.warpPerspective(
