@@ -16,3 +16,19 @@ def test_an_action_whose_do_is_not_text_is_an_invalid_record_not_a_crash(do: Any
     with pytest.raises(InvalidRecordError) as info:
         replay_json(record)
     assert info.value.where == "action 0" and "unknown action" in info.value.reason
+
+
+@pytest.mark.parametrize("fmt", [["table99/board99"], {"a": 1}])
+def test_replay_command_refuses_a_format_that_is_not_text_with_status_2(
+    fmt: Any, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+    import json
+
+    from app.commands import replay as command
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"format": fmt, "players": ["Ann", "Ben"]}))
+    assert command.main(argparse.Namespace(file=path, json=True)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "format" in err

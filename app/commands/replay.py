@@ -50,7 +50,7 @@ def load_record(path: Path) -> dict[str, Any]:
 
 def replay(record: dict[str, Any], *, as_json: bool) -> str:
     fmt = record.get("format")
-    if fmt not in REPLAYERS:
+    if not isinstance(fmt, str) or fmt not in REPLAYERS:
         known = ", ".join(sorted(REPLAYERS))
         raise InvalidRecordError("format", f"unknown format {fmt!r} (expected one of {known})")
     module = importlib.import_module(REPLAYERS[fmt])
