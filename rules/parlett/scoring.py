@@ -94,6 +94,9 @@ def check_entry(entry: DealEntry, table: Table) -> None:
     if variant.name == "original":
         if entry.turn_up is None:
             raise DealError("Original 99 needs the turned-up card (turn_up)")
+        if entry.turn_up not in variant.pack:
+            raise DealError(f"the turned-up card {entry.turn_up} is not in Original 99's pack "
+                            "(A K Q J T 9 8 7 6 and the joker)")
     elif entry.turn_up is not None:
         raise DealError("only Original 99 turns up a card for trumps")
     if entry.trump is not None:

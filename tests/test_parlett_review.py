@@ -1,0 +1,61 @@
+"""A second reviewer's tests for Parlett's Ninety-Nine: bugs found in review, and seed rules pinned
+more tightly than the first tests did (seed: /work/shared/seeds/002_*.txt)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import InvalidRecordError
+from rules.parlett import VARIANTS, Trump, parse_card
+from rules.parlett.play import PlayState
+from rules.parlett.record import sheet_from_record
+
+P3 = ["Ann", "Ben", "Cat"]
+TWO = VARIANTS["two"]
+
+
+def original(turn_up: str) -> dict:  # type: ignore[type-arg]
+    deal_ = {"bids": dict.fromkeys(P3, 3), "tricks": dict.fromkeys(P3, 3), "turn_up": turn_up}
+    return {"format": "table99/parlett", "version": 1, "variant": "original", "players": P3,
+            "dealer": "Ann", "deals": [deal_]}
+
+
+# -- Original 99: the turned-up card comes from the 36-card pack plus the joker ---------------------
+@pytest.mark.parametrize("card", ["2H", "5C", "11D", "12S"])
+def test_original_99_turn_up_outside_its_pack_is_refused_naming_the_deal(card: str) -> None:
+    """Original 99 is played with A K Q J T 9 8 7 6 and a joker: a "2H" turned up is a typo, not
+    hearts as trumps."""
+    with pytest.raises(InvalidRecordError, match=rf"^deal 1: .*{card}.* Original 99"):
+        sheet_from_record(original(card))
+
+
+@pytest.mark.parametrize(("card", "trump"), [("6C", Trump.CLUBS), ("TD", Trump.DIAMONDS),
+                                             ("9S", Trump.NO_TRUMP), ("X", Trump.NO_TRUMP),
+                                             ("AH", Trump.HEARTS)])
+def test_original_99_turn_up_of_its_pack_sets_the_trump(card: str, trump: Trump) -> None:
+    assert sheet_from_record(original(card)).deals[0].trump is trump
+
+
+# -- the two-player dummy's play order, deterministically -------------------------------------------
+def _two(hands: str, leader: int, controller: int) -> PlayState:
+    parsed = tuple(tuple(parse_card(c) for c in h.split()) for h in hands.split("|"))
+    return PlayState(TWO, Trump.NO_TRUMP, 0, parsed, ((), (), ()), leader=leader, tricks_won=(0, 0, 0),
+                     dummy_controller=controller)
+
+
+def test_dummy_winning_a_trick_leads_next_played_by_whoever_played_it_third_from_hand() -> None:
+    """Seed: "If the dummy wins a trick, the person who played from it then leads first from dummy
+    and third from hand." Seat 0 led and played the dummy; the dummy's ace wins."""
+    s = _two("7H 6C | 8H 6D | AH 6S", leader=0, controller=0)
+    assert s.order() == (0, 1, 2)
+    s = s.play(parse_card("7H")).play(parse_card("8H")).play(parse_card("AH"))
+    assert s.leader == 2 and s.controller(2) == 0
+    assert s.order() == (2, 1, 0)  # dummy leads (played by seat 0), seat 1 second, seat 0 third
+
+
+def test_live_player_winning_a_trick_leads_from_hand_and_plays_third_from_dummy() -> None:
+    """Seat 1 wins a trick that seat 0 led: seat 1 now leads from hand and plays the dummy third."""
+    s = _two("7H 6C | AH 6D | 8H 6S", leader=0, controller=0)
+    s = s.play(parse_card("7H")).play(parse_card("AH")).play(parse_card("8H"))
+    assert s.leader == 1 and s.controller(2) == 1
+    assert s.order() == (1, 0, 2)
