@@ -7,7 +7,7 @@ import pytest
 
 from rules.errors import InvalidRecordError
 from rules.parlett import VARIANTS, Trump, parse_card
-from rules.parlett.play import PlayState
+from rules.parlett.play import IllegalPlayError, PlayState, deal
 from rules.parlett.record import sheet_from_record
 
 P3 = ["Ann", "Ben", "Cat"]
@@ -34,6 +34,21 @@ def test_original_99_turn_up_outside_its_pack_is_refused_naming_the_deal(card: s
                                              ("AH", Trump.HEARTS)])
 def test_original_99_turn_up_of_its_pack_sets_the_trump(card: str, trump: Trump) -> None:
     assert sheet_from_record(original(card)).deals[0].trump is trump
+
+
+# -- the trick engine: dealers and seats must exist -------------------------------------------------
+def test_two_player_dealer_must_be_a_live_player() -> None:
+    """The dummy never deals: a dealer of seat 2 made a state whose order was (-1, 2, 2)."""
+    with pytest.raises(IllegalPlayError, match="dealer"):
+        deal(TWO, seed=1, dealer=2)
+    with pytest.raises(IllegalPlayError, match="dealer"):
+        deal(VARIANTS["three"], seed=1, dealer=3)
+
+
+def test_lay_aside_for_a_seat_that_does_not_exist_is_refused() -> None:
+    s = deal(VARIANTS["three"], seed=1)
+    with pytest.raises(IllegalPlayError, match="seat -1"):
+        s.lay_aside(-1, s.hands[2][:3])  # once silently laid aside seat 2's cards
 
 
 # -- the two-player dummy's play order, deterministically -------------------------------------------

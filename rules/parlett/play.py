@@ -136,6 +136,8 @@ class PlayState:
 
     # -- changing it ----------------------------------------------------------------------------
     def lay_aside(self, seat: int, cards: tuple[Card, ...]) -> PlayState:
+        if not 0 <= seat < self.seats:
+            raise IllegalPlayError(f"seat {seat} does not exist (seats 0 to {self.seats - 1})")
         if not self.bidding or self.bid_cards[seat] is not None:
             raise IllegalPlayError(f"seat {seat} has laid aside its bid cards already")
         if len(cards) != 3 or len(set(cards)) != 3 or any(c not in self.hands[seat] for c in cards):
@@ -177,6 +179,8 @@ class PlayState:
 def deal(variant: Variant, *, seed: int, dealer: int = 0, trump: Trump = Trump.NO_TRUMP,
          unbidden: bool = False) -> PlayState:
     """Shuffle with ``seed`` and deal; the two-player dummy's top three cards become its bid."""
+    if not 0 <= dealer < variant.players:  # the dummy (seat 2 of the two-player game) never deals
+        raise IllegalPlayError(f"dealer {dealer} is not a player's seat (0 to {variant.players - 1})")
     cards = list(variant.pack)
     random.Random(seed).shuffle(cards)
     size = variant.hand_size
