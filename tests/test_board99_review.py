@@ -32,3 +32,17 @@ def test_replay_command_refuses_a_format_that_is_not_text_with_status_2(
     assert command.main(argparse.Namespace(file=path, json=True)) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "format" in err
+
+
+@pytest.mark.parametrize("hands", [[], "", 0, False])
+def test_hands_of_the_wrong_type_are_refused_not_read_as_none(hands: Any) -> None:
+    record = {"format": "table99/board99", "players": ["Ann", "Ben"], "hands": hands, "actions": []}
+    with pytest.raises(InvalidRecordError) as info:
+        replay_json(record)
+    assert info.value.where == "hands"
+
+
+def test_hands_may_be_left_out_or_null() -> None:
+    for record in ({"format": "table99/board99", "players": ["Ann", "Ben"]},
+                   {"format": "table99/board99", "players": ["Ann", "Ben"], "hands": None}):
+        assert replay_json(record)["hands"] == {"Ann": 0, "Ben": 0}

@@ -66,7 +66,9 @@ def setup_from_json(data: Mapping[str, Any]) -> Setup:
         sides = [[_str(p, "sides", "a player") for p in _list(s, "sides", "a side")]
                  for s in _list(data["sides"], "sides", "sides")]
     hands: dict[str, list[int]] = {}
-    raw_hands = data.get("hands") or {}
+    raw_hands = data.get("hands")
+    if raw_hands is None:  # left out or null: no known hands ([] or "" is a damaged record)
+        raw_hands = {}
     if not isinstance(raw_hands, dict):
         raise InvalidRecordError("hands", "hands must be an object of player: [cards]")
     for name, cards in raw_hands.items():
