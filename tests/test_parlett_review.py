@@ -74,3 +74,70 @@ def test_live_player_winning_a_trick_leads_from_hand_and_plays_third_from_dummy(
     s = s.play(parse_card("7H")).play(parse_card("AH")).play(parse_card("8H"))
     assert s.leader == 1 and s.controller(2) == 1
     assert s.order() == (1, 0, 2)
+
+
+# -- seed rules the first tests left loose ------------------------------------------------------------
+def _record(variant: str, players: list[str], deals: list[dict], **options: object) -> dict:  # type: ignore[type-arg]
+    return {"format": "table99/parlett", "version": 1, "variant": variant, "options": options,
+            "players": players, "dealer": players[0], "deals": deals}
+
+
+def test_four_players_three_diamonds_taking_ten_tricks_is_made_and_scores_alone() -> None:
+    """Seed: three diamonds "represents either 0 or 10 tricks, and either number ... fulfils"."""
+    four = ["A", "B", "C", "D"]
+    deal_ = {"bids": {"A": "DDD", "B": 1, "C": 1, "D": 1}, "tricks": {"A": 10, "B": 0, "C": 0, "D": 0}}
+    data = sheet_from_record(_record("four", four, [deal_]))
+    score = data.deals[0].score
+    assert score.made == {"A": True, "B": False, "C": False, "D": False}
+    assert score.total["A"] == 10 + 30
+    assert data.next_trump is Trump.SPADES  # one success
+
+
+@pytest.mark.parametrize(("made", "trump"), [(3, Trump.CLUBS), (2, Trump.HEARTS), (1, Trump.SPADES),
+                                             (0, Trump.DIAMONDS)])
+def test_five_players_fewer_than_four_successes_set_trumps_as_three_handed(made: int, trump: Trump) -> None:
+    five = ["A", "B", "C", "D", "E"]
+    tricks = {"A": 3, "B": 2, "C": 2, "D": 1, "E": 1}
+    bids = {p: (tricks[p] if i < made else tricks[p] + 1) for i, p in enumerate(five)}
+    sheet = sheet_from_record(_record("five", five, [{"bids": bids, "tricks": tricks}]))
+    assert sheet.next_trump is trump
+
+
+def test_two_players_dummy_counts_among_the_three_for_next_trump() -> None:
+    """Seed: "thereafter, the trump suit is determined as in the three-handed game"."""
+    tricks = {"Ann": 3, "Ben": 3, "dummy": 3}
+    only_dummy = {"bids": {"Ann": 4, "Ben": 4, "dummy": 3}, "tricks": tricks}
+    sheet = sheet_from_record(_record("two", ["Ann", "Ben"], [only_dummy]))
+    assert sheet.deals[0].trump is Trump.CLUBS and sheet.next_trump is Trump.SPADES
+
+
+def test_declarer_chooses_trumps_first_deal_without_a_bidder_is_no_trump_and_stays() -> None:
+    """Seed: "If no one bids in the first deal it is played at no trump. In subsequent deals, if no
+    one bids the trump suit remains unchanged"."""
+    nobody = {"bids": dict.fromkeys(P3, 3), "tricks": dict.fromkeys(P3, 3)}  # all three make it
+    sheet = sheet_from_record(_record("three", P3, [nobody, nobody], declarer_chooses_trumps=True))
+    assert [d.trump for d in sheet.deals] == [Trump.NO_TRUMP, Trump.NO_TRUMP]
+    assert sheet.next_trump is Trump.NO_TRUMP  # not clubs, as three successes would give
+
+
+def test_formal_procedure_with_four_players_a_reveal_ends_the_calls_for_those_after() -> None:
+    from rules.parlett import Announcements, Premium
+
+    four = ["A", "B", "C", "D"]
+    a = Announcements(four, "D", VARIANTS["four"])
+    a.call("A", None)
+    a.call("B", Premium.DECLARE)
+    a.call("C", Premium.REVEAL)
+    assert a.waiting_for == "B"  # the overcalled declarer may raise; D gets no call after a reveal
+    a.call("B", None)
+    assert a.done and a.result == {"C": Premium.REVEAL}
+
+
+def test_replay_next_after_a_finished_game_is_the_new_games_first_dealer_at_no_trump() -> None:
+    from rules.parlett.replay import replay_json
+
+    big = {"bids": {"Ann": 9, "Ben": 0, "Cat": 0}, "premium": {"Ann": "reveal"},
+           "tricks": {"Ann": 9, "Ben": 0, "Cat": 0}}
+    data = replay_json(_record("three", P3, [big, big]))
+    assert data["games"][0]["winners"] == ["Ann"] and data["games"][0]["totals"]["Ann"] == 258
+    assert data["next"] == {"dealer": "Ben", "trump": "NT", "trump_may_be_chosen": False}
