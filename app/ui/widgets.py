@@ -24,6 +24,7 @@ from app.i18n import tr
 TOUCH = 48  # px: the smallest touch target anywhere in the app
 FONT = sp(20)
 BIG_FONT = sp(28)
+MIN_FONT = sp(13)  # a button label never shrinks below this to fit its longest word
 
 PEG_COLOURS: dict[str, tuple[float, float, float, float]] = {
     "red": (0.86, 0.16, 0.16, 1),
@@ -41,6 +42,15 @@ MUTED = (0.30, 0.32, 0.38, 1)
 
 def colour_rgba(name: str | None) -> tuple[float, float, float, float]:
     return PEG_COLOURS.get(name or "", (0.6, 0.6, 0.6, 1))
+
+
+def text_width(text: str, font_size: float, font_name: str = "Roboto", bold: bool = False) -> float:
+    """How wide ``text`` renders on one line (for fitting labels into buttons)."""
+    from kivy.core.text import Label as CoreLabel
+
+    label = CoreLabel(text=text, font_size=font_size, font_name=font_name, bold=bold)
+    width: float = label.get_extents(text)[0]
+    return width
 
 
 class Background:
@@ -71,12 +81,23 @@ class BigButton(Button):
         kwargs.setdefault("halign", "center")
         kwargs.setdefault("valign", "middle")
         super().__init__(text=text, **kwargs)
-        self.bind(size=self._wrap)
+        self._base_font = self.font_size
+        self.bind(size=self._wrap, text=self._wrap)
         if on_press is not None:
             self.bind(on_release=lambda *_: on_press())
 
     def _wrap(self, *_: Any) -> None:
-        self.text_size = (self.width - 8, None)
+        """Wrap between words; shrink the font until the longest word fits, so a long German word
+        ("ABWERFEN", "Rückgängig") is never broken in the middle on the 800x480 screen."""
+        room = self.width - 8
+        self.text_size = (room, None)
+        words = self.text.split()
+        if room <= 0 or not words or self.markup:
+            return
+        size = self._base_font
+        while size > MIN_FONT and max(text_width(w, size, self.font_name, self.bold) for w in words) > room:
+            size -= 1
+        self.font_size = size
 
 
 class WrapLabel(Label):

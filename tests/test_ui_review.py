@@ -1,0 +1,69 @@
+"""A user's-eye review of the screens in German (the longer language) on the 800x480 touchscreen:
+no word broken in the middle of a button, nothing spilling out of its box, touch targets >= 48 px."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from app.store import GameStore
+from tests.ui_support import frames, walk
+
+pytestmark = pytest.mark.ui
+
+
+@pytest.fixture
+def german() -> Iterator[None]:
+    from app import i18n
+    from app.paths import data_dir
+
+    data_dir().mkdir(parents=True, exist_ok=True)
+    (data_dir() / "settings.json").write_text(json.dumps({"language": "de"}), encoding="utf-8")
+    try:
+        yield
+    finally:
+        i18n.set_language("en")
+
+
+def build_app(store: GameStore | None = None) -> tuple[Any, Any]:
+    from app.config import Config
+    from app.paths import default_database
+    from app.ui.shell import Table99App
+
+    app = Table99App(config=Config(), store=store or GameStore(default_database()))
+    return app, app.build()
+
+
+def words_fit(button: Any) -> bool:
+    """Every word of the label fits on one line of the button at the font it is drawn with."""
+    from app.ui.widgets import text_width
+
+    room = button.width - 8
+    return all(text_width(w, button.font_size, button.font_name, button.bold) <= room + 0.5
+               for w in button.text.split())
+
+
+def test_board_game_buttons_never_break_a_german_word(ui: Any, german: None) -> None:
+    from app.board99_game import Board99Game, TableSetup
+    from app.paths import default_database
+    from app.ui.widgets import MIN_FONT, BigButton
+    from rules import board99 as rules
+
+    store = GameStore(default_database())
+    game = Board99Game.create(store, rules.make_setup(["Annegret", "Bernhard"]),
+                              TableSetup({"Annegret": "red", "Bernhard": "blue"}))
+    app, root = build_app(store)
+    ui.show(root)
+    root.current = app.uis["board99"].resume(game.id)
+    frames(4)
+    screen = root.get_screen("board99-game")
+    assert screen.discard_button.text == "ABWERFEN"
+    ui.screenshot("review-board99-game-de")
+    buttons = [w for w in walk(screen) if isinstance(w, BigButton) and w.text]
+    assert len(buttons) >= 6
+    for button in buttons:
+        assert words_fit(button), (button.text, button.font_size, button.width)
+        assert button.font_size >= MIN_FONT and button.height >= 48 and button.width >= 48
