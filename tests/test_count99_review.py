@@ -141,3 +141,16 @@ def test_replay_json_shows_the_direction_after_a_four() -> None:
     assert [(s["count"], s["turn"], s["direction"]) for s in steps] == [
         (4, "Cat", "counterclockwise"), (9, "Ben", "counterclockwise")
     ]
+
+
+def test_replay_json_numbers_a_penalty_entry_as_its_own_play() -> None:
+    """The step's "play" must agree with its "where" (which error messages use), penalties included."""
+    record = {"format": "table99/count99", "version": 1, "variant": "rs-games", "players": ["Ann", "Ben"],
+              "tokens": 9, "hand_size": 3,
+              "rounds": [{"first": "Ann", "plays": [{"by": "Ann", "no-cards": True}]},
+                         {"first": "Ben", "plays": [{"by": "Ben", "card": "99"},
+                                                    {"by": "Ann", "no-safe-card": True}]}]}
+    steps = replay_json(record)["steps"]
+    assert [(s["where"], s["round"], s["play"]) for s in steps] == [
+        ("round 1, play 1", 1, 1), ("round 2, play 1", 2, 1), ("round 2, play 2", 2, 2)
+    ]

@@ -27,9 +27,11 @@ def replay_table(record: Mapping[str, Any]) -> tuple[Table, list[dict[str, Any]]
     setup = setup_from_record(record)
     table = Table.new(setup)
     steps: list[dict[str, Any]] = []
+    play_no = 0  # as in ``where``: every entry of a round's plays counts, penalties included
     for where, data in recorded_actions(record):
         try:
             action = action_from_dict(data, setup)
+            play_no = 0 if isinstance(action, StartRound) else play_no + 1
             if action is None:
                 continue  # a draw: only games with a deck track hands
             if isinstance(action, StartRound) and table.in_round:
@@ -42,16 +44,18 @@ def replay_table(record: Mapping[str, Any]) -> tuple[Table, list[dict[str, Any]]
         except Count99Error as exc:
             raise InvalidRecordError(where, str(exc)) from None
         if not isinstance(action, StartRound):
-            steps.append(_step(where, dict(data), table, events))
+            steps.append(_step(where, play_no, dict(data), table, events))
     return table, steps
 
 
-def _step(where: str, play: dict[str, Any], table: Table, events: tuple[Event, ...]) -> dict[str, Any]:
+def _step(
+    where: str, play_no: int, play: dict[str, Any], table: Table, events: tuple[Event, ...]
+) -> dict[str, Any]:
     setup = table.setup
     return {
         "where": where,
         "round": table.round_no,
-        "play": table.plays_in_round,
+        "play": play_no,
         **play,
         "count": table.count,
         "turn": setup.players[table.turn] if table.turn is not None else None,
