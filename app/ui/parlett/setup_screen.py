@@ -47,7 +47,10 @@ class SetupScreen(Screen):
         self.variant_row = GridLayout(cols=5, spacing=4, size_hint_y=None, height=ROW)
         for name in VARIANTS:
             toggle = ToggleButton(text=variant_title(name), group="parlett-variant", allow_no_selection=False,
-                                  state="down" if name == self.variant else "normal", font_size="17sp")
+                                  state="down" if name == self.variant else "normal", font_size="17sp",
+                                  halign="center", valign="middle")
+            # wrap inside the button: "2 Spieler + Strohmann" is wider than a fifth of 800 px
+            toggle.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, None)))
             toggle.variant = name
             toggle.bind(on_release=lambda b: self.choose_variant(b.variant))
             self.variant_row.add_widget(toggle)
