@@ -67,3 +67,48 @@ def test_board_game_buttons_never_break_a_german_word(ui: Any, german: None) -> 
     for button in buttons:
         assert words_fit(button), (button.text, button.font_size, button.width)
         assert button.font_size >= MIN_FONT and button.height >= 48 and button.width >= 48
+
+
+def parlett_in_german(ui: Any, width: int, height: int) -> tuple[Any, Any]:
+    from app import i18n
+    from tests.test_ui_parlett import build, start_three
+
+    i18n.set_language("de")
+    game_ui, _ctx, manager = build()
+    ui.resize(width, height)
+    return game_ui, start_three(ui, manager, game_ui)
+
+
+def inside(widget: Any, width: int) -> bool:
+    left = widget.to_window(widget.x, widget.y)[0]
+    return left >= -0.5 and left + widget.width <= width + 0.5
+
+
+def test_parlett_setup_variant_names_stay_inside_their_buttons(ui: Any, german: None) -> None:
+    _game_ui, setup = parlett_in_german(ui, 800, 480)
+    toggles = list(setup.variant_row.children)
+    assert any(t.text == "2 Spieler + Strohmann" for t in toggles)
+    for toggle in toggles:
+        assert toggle.texture_size[0] <= toggle.width and toggle.texture_size[1] <= toggle.height, toggle.text
+    ui.screenshot("review-parlett-setup-de")
+
+
+def test_parlett_deal_in_portrait_keeps_targets_and_text_on_screen(ui: Any, german: None) -> None:
+    from tests.test_ui_parlett import role
+    from tests.ui_support import tap
+
+    game_ui, setup = parlett_in_german(ui, 480, 600)  # the Pi screen upright is 480 wide
+    tap(setup.start_button)
+    frames(3)
+    deal = game_ui.screens["parlett-deal"]
+    assert deal.height > deal.width
+    for hand in ("Ann", "Ben", "Cat"):
+        for name in ("minus", "plus"):
+            key = role(deal, name, hand)
+            assert key.width >= 48 and key.height >= 48
+    formal = role(deal, "formal")  # its own row in portrait, and its label visible on it
+    assert inside(formal, 480) and formal.texture_size[0] <= formal.width
+    status = deal.status
+    assert "Es fehlen Tipps" in status.text
+    assert status.texture_size[0] <= 480 and status.texture_size[1] <= status.height
+    ui.screenshot("review-parlett-deal-portrait-de")

@@ -22,6 +22,7 @@ from app.ui.parlett.common import (
     GOOD,
     PANEL,
     SUIT_SYMBOL,
+    TOUCH,
     WARNING,
     button,
     label,
@@ -346,7 +347,7 @@ class DealScreen(Screen):
         premiums = self.premiums()
         grid = GridLayout(cols=5, spacing=4)
         for hand in table.hands:
-            grid.add_widget(label(hand_name(hand), font=22, shorten=True))
+            grid.add_widget(label(hand_name(hand), font=18 if portrait else 22, shorten=True))
             raw = self.bids.get(hand)
             bid = parse_bid(raw, table.variant) if raw is not None else None
             text = tr("hidden ✓") if hidden and raw is not None else bid_text(raw, bid)
@@ -367,9 +368,12 @@ class DealScreen(Screen):
                 pb = button(text, lambda h=hand: self.cycle_premium(h), font=17)
                 pb.hand, pb.role = hand, "premium"
                 grid.add_widget(pb)
-            tricks = BoxLayout(spacing=2)
-            minus = button("−", lambda h=hand: self.change_tricks(h, -1), font=26, symbols=True)
-            plus = button("+", lambda h=hand: self.change_tricks(h, 1), font=26)
+            # the -/+ keep a fingertip's width even when a narrow portrait screen squeezes the grid
+            tricks = BoxLayout(spacing=2, size_hint_x=None, width=2 * TOUCH + 46)
+            minus = button("−", lambda h=hand: self.change_tricks(h, -1), font=26, symbols=True,
+                           size_hint_x=None, width=TOUCH)
+            plus = button("+", lambda h=hand: self.change_tricks(h, 1), font=26,
+                          size_hint_x=None, width=TOUCH)
             minus.hand, minus.role, plus.hand, plus.role = hand, "minus", hand, "plus"
             tricks.add_widget(minus)
             tricks.add_widget(label(str(self.tricks[hand]), font=28))
@@ -403,12 +407,15 @@ class DealScreen(Screen):
             formal.role = "formal"
             extra.add_widget(formal)
         if extra.children and portrait:
+            extra.size_hint_x = 1  # a row of its own: as wide as the screen, not three times as wide
             box.add_widget(extra)
 
         problem = self.problem()
         check = tr("Tricks: {total} of {want}", total=self.tricks_total(), want=table.variant.tricks)
         self.status = label(problem or check + "  ✓", font=20, color=WARNING if problem else GOOD,
-                            symbols=True, size_hint_y=None, height=34)
+                            symbols=True, wrap=True, size_hint_y=None, height=34)
+        # a long list of names (German, portrait) wraps onto a second line instead of running off-screen
+        self.status.bind(texture_size=lambda w, s: setattr(w, "height", max(34, s[1])))
         box.add_widget(self.status)
         bottom = BoxLayout(size_hint_y=None, height=60, spacing=8)
         bottom.add_widget(button(tr("Cancel"), self.ui.show_totals))
