@@ -141,3 +141,13 @@ def test_replay_next_after_a_finished_game_is_the_new_games_first_dealer_at_no_t
     data = replay_json(_record("three", P3, [big, big]))
     assert data["games"][0]["winners"] == ["Ann"] and data["games"][0]["totals"]["Ann"] == 258
     assert data["next"] == {"dealer": "Ben", "trump": "NT", "trump_may_be_chosen": False}
+
+
+def test_two_players_dummy_tying_the_loser_also_carries_100_to_the_winner() -> None:
+    """Seed: "If it beats or ties with one live player, the winner carries an extra 100 points"."""
+    ann_alone = {"bids": {"Ann": 9, "Ben": 1, "dummy": 1}, "tricks": {"Ann": 9, "Ben": 0, "dummy": 0}}
+    sheet = sheet_from_record(_record("two", ["Ann", "Ben"], [ann_alone] * 3))  # Ann 3 x 39 = 117
+    game = sheet.games[0]
+    assert game.totals == {"Ann": 117, "Ben": 0, "dummy": 0} and game.premiums["Ann"] == 100
+    assert game.winners == ("Ann",) and game.carried == {"Ann": 100, "Ben": 0, "dummy": 0}
+    assert sheet.rubber_totals["Ann"] == 317
