@@ -25,6 +25,7 @@ from rules.count99.table import (
     Table,
     TokensLost,
 )
+from rules.errors import InvalidRecordError
 
 ROOT = Path(__file__).resolve().parent.parent
 # Two players, one card each, manual draw: with this seed the person (seat 0) starts holding a Jack.
@@ -154,3 +155,15 @@ def test_replay_json_numbers_a_penalty_entry_as_its_own_play() -> None:
     assert [(s["where"], s["round"], s["play"]) for s in steps] == [
         ("round 1, play 1", 1, 1), ("round 2, play 1", 2, 1), ("round 2, play 2", 2, 2)
     ]
+
+
+def test_a_round_start_hidden_in_plays_is_refused() -> None:
+    """Rounds are entries of "rounds" (issue 5); a {"start": ...} among plays would open round 2 while
+    errors and steps still called it round 1."""
+    record = {"format": "table99/count99", "version": 1, "variant": "quentin-c", "players": ["Ann", "Ben"],
+              "tokens": 9, "hand_size": 3,
+              "rounds": [{"first": "Ann", "plays": [{"by": "Ann", "no-cards": True}, {"start": "Ben"},
+                                                    {"by": "Ben", "card": "K"}]}]}
+    with pytest.raises(InvalidRecordError, match="rounds") as info:
+        replay_json(record)
+    assert info.value.where == "round 1, play 2"

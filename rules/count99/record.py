@@ -121,6 +121,10 @@ def recorded_actions(record: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
             raise InvalidRecordError(where, "'plays' is a list")
         yield where, {"start": round_data["first"]}
         for p, play in enumerate(plays, start=1):
+            if isinstance(play, dict) and "start" in play:
+                raise InvalidRecordError(
+                    f"round {r}, play {p}", "a new round is its own entry in 'rounds', not a play"
+                )
             yield f"round {r}, play {p}", play
 
 
