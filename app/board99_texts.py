@@ -7,6 +7,7 @@ from typing import Any
 from app.i18n import tr
 from app.referee.core import offence_text, outcome_text
 from app.referee.events import ComputerChose, TurnChanged
+from hardware.board_source import HealthState, SourceHealth
 from rules import board99 as rules
 
 
@@ -56,3 +57,16 @@ def spoken(event: Any) -> bool:
     """Whether the event is worth saying aloud (whose turn, penalties, the end)."""
     return isinstance(event, (TurnChanged, rules.Penalised, rules.Won, rules.Tied, rules.PlayerOut,
                               ComputerChose))
+
+
+def health_text(health: SourceHealth) -> str:
+    """The board source's state for the status line, with the driver's own detail (English)."""
+    states = {
+        HealthState.STARTING: tr("starting"),
+        HealthState.CONNECTED: tr("connected"),
+        HealthState.LOST: tr("connection lost, retrying"),
+        HealthState.ERROR: tr("not working"),
+        HealthState.STOPPED: tr("stopped"),
+    }
+    text = tr("Board: {state}", state=states[health.state])
+    return f"{text} ({health.detail})" if health.detail else text

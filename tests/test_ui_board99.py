@@ -317,3 +317,25 @@ def test_turn_leds_follow_the_game_and_a_physical_draw_button_announces_a_draw(u
     d.screen.pump()
     frames(2)
     assert "OK" in [getattr(w, "text", None) for w in walk(d.modal())]  # the card pad opened
+
+
+def test_the_game_screen_shows_the_board_link_state(ui: Any) -> None:
+    """A sensor board that loses its link: the status line says so with the driver's detail."""
+    from hardware.board_source import BoardReading, BoardSource, HealthState, SourceHealth
+
+    class Link(BoardSource):
+        def _start(self) -> None:
+            self._set_health(SourceHealth(HealthState.CONNECTED, "test board 1.0"))
+            self._publish(BoardReading(frozenset(), 0.0, self._next_sequence()))
+
+    d = Driver(ui)
+    d.start_game()
+    link = Link()
+    d.screen.start(d.screen.game, link)
+    d.settle()
+    assert "Board: connected (test board 1.0)" in d.screen.info_label.text
+    link._set_health(SourceHealth(HealthState.LOST, "no heartbeat for 2.0 s; retrying"))
+    d.settle()
+    assert "Board: connection lost, retrying (no heartbeat for 2.0 s; retrying)" in d.screen.info_label.text
+    assert "not connected" in d.screen.prompt_label.text
+    ui.screenshot("board99-link-lost")

@@ -19,7 +19,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from app.board99_game import Board99Game
-from app.board99_texts import event_text, spoken
+from app.board99_texts import event_text, health_text, spoken
 from app.i18n import tr
 from app.referee import Phase, Referee, RefereeRefusal, StabilityWindow
 from app.referee.events import ActionAccepted, ActionUndone, Prompt, PromptKind, TurnChanged
@@ -282,6 +282,8 @@ class GameScreen(Screen):
             + tr("Deck: {count} cards", count=state.deck_count) + "\n"
             + tr("Face up: {cards}", cards=face_up)
         )
+        if self.source is not None and not isinstance(self.source, SimulatedBoard):
+            self.info_label.text += "\n" + health_text(self.source.health)  # sensors, serial link, camera
         self.log_label.text = "\n".join(self.log_lines)
         pegs = {referee.hole_of(sq): colours.get(p) for sq, p in state.pegs.items()}
         sensed = referee._board.occupied if referee._board is not None else None
