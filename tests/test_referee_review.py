@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from app.board99_game import TableSetup
-from app.referee import ActionUndone, Phase
+from app.referee import ActionUndone, Phase, RefereeRefusal
 from hardware.board_source import BoardReading
 from rules import board99 as rules
 from tests.test_referee import Table
@@ -70,3 +72,19 @@ def test_undo_has_nothing_to_take_back_when_only_a_computer_has_moved() -> None:
     assert t.stored == [{"by": "Ben", "do": "draw"}]  # the computer moved first, at once
     assert t.referee.undo_preview() is None and t.referee.undo() is None
     assert len(t.stored) == 1
+
+
+def test_no_one_can_draw_discard_or_explain_a_peg_for_a_computer() -> None:
+    colours = {"Ann": "red", "Ben": "blue", "Cat": "green"}
+    t = Table(players=("Ann", "Ben", "Cat"), table=TableSetup(colours=colours, computers={"Ben": "basic"}),
+              chooser=draw_then_discard, deck=tuple(range(100)))
+    for announce in (lambda: t.referee.announce_draw(by="Ben"),
+                     lambda: t.referee.announce_discard(5, by="Ben")):
+        with pytest.raises(RefereeRefusal, match="computer"):
+            announce()  # its cards are virtual: a person's slip must not cost it a penalty
+    t.put(57)
+    t.settle()
+    assert t.phase is Phase.WHO_PLAYED
+    with pytest.raises(RefereeRefusal, match="computer"):
+        t.referee.identify_unannounced("Ben", 3)
+    assert t.stored == [] and not t.offences() and t.phase is Phase.WHO_PLAYED

@@ -170,8 +170,7 @@ class Referee:
         """PLAY ``card`` by ``by`` (default: the player to move); then one new peg is expected."""
         by = self._who(by)
         self._check_can_announce()
-        if self.game.is_computer(by):
-            raise RefereeRefusal(tr("{name} is a computer: the app plays for it.", name=by))
+        self._check_not_computer(by)
         if not 0 <= card <= 99:
             raise RefereeRefusal(tr("There is no card {card}.", card=card))
         self._pending = _PendingPlay(by, card)
@@ -184,6 +183,7 @@ class Referee:
             raise RefereeRefusal(tr("There is no unannounced peg to explain."))
         if by not in self.game.setup.players:
             raise RefereeRefusal(tr("{name} is not playing.", name=by))
+        self._check_not_computer(by)
         self._pending = _PendingPlay(by, card)
         self._unannounced_hole = None
         self._judge()
@@ -191,12 +191,14 @@ class Referee:
     def announce_draw(self, by: str | None = None, card: int | None = None) -> None:
         by = self._who(by)
         self._check_can_announce()
+        self._check_not_computer(by)
         self._check_board_agrees()
         self._apply_now(rules.Draw(by, card))
 
     def announce_discard(self, card: int, by: str | None = None) -> None:
         by = self._who(by)
         self._check_can_announce()
+        self._check_not_computer(by)
         self._check_board_agrees()
         self._apply_now(rules.Discard(by, card))
 
@@ -204,6 +206,7 @@ class Referee:
         """5of99: a player shows a hand of dead cards; the rules verify it."""
         by = self._who(by)
         self._check_can_announce()
+        self._check_not_computer(by)
         self._check_board_agrees()
         self._apply_now(rules.RevealDeadHand(by, tuple(cards)))
 
@@ -265,6 +268,11 @@ class Referee:
             raise RefereeRefusal(tr("First take the penalised peg off the board."))
         if self._pending is not None and self.game.is_computer(self._pending.by):
             raise RefereeRefusal(tr("First put the computer's peg on the board."))
+
+    def _check_not_computer(self, by: str) -> None:
+        """A computer's cards are virtual and the app acts for it: no one announces for it."""
+        if self.game.is_computer(by):
+            raise RefereeRefusal(tr("{name} is a computer: the app plays for it.", name=by))
 
     def _check_board_agrees(self) -> None:
         if self.phase in (Phase.FIX_BOARD, Phase.WHO_PLAYED):
