@@ -112,3 +112,28 @@ def test_parlett_deal_in_portrait_keeps_targets_and_text_on_screen(ui: Any, germ
     assert "Es fehlen Tipps" in status.text
     assert status.texture_size[0] <= 480 and status.texture_size[1] <= status.height
     ui.screenshot("review-parlett-deal-portrait-de")
+
+
+def test_camera_calibration_without_a_camera_shows_no_white_box(ui: Any, german: None, tmp_path: Any) -> None:
+    from types import SimpleNamespace
+
+    from PIL import Image
+
+    from app import i18n
+    from app.config import Config
+    from app.ui.camera_calibration import CameraCalibrationScreen
+    from vision.capture import CaptureError
+
+    def broken() -> Any:
+        raise CaptureError("camera 0: cannot be opened")
+
+    i18n.set_language("de")
+    screen = CameraCalibrationScreen(SimpleNamespace(config=Config(), manager=None), open_capture=broken,
+                                     save_to=tmp_path / "camera.json")
+    ui.show(screen)
+    screen.on_enter()
+    frames(2)
+    assert "Kein Kamerabild" in screen.status.text
+    shot = Image.open(ui.screenshot("review-camera-calibration-no-camera-de")).convert("RGB")
+    x, y = screen.picture.to_window(*screen.picture.center)
+    assert max(shot.getpixel((int(x), shot.height - int(y)))) < 100  # the dark background, not white

@@ -85,7 +85,9 @@ class CameraCalibrationScreen(Screen):
         self.message = ""
         root = BoxLayout(orientation="horizontal", spacing=8, padding=8)
         Background.paint(root)
-        self.picture = Image(size_hint_x=0.62, fit_mode="contain")
+        # invisible until a frame arrives: an Image without a texture is a glaring white box
+        self.picture = Image(size_hint_x=0.62, fit_mode="contain", color=(1, 1, 1, 0))
+        self.picture.bind(texture=lambda image, tex: setattr(image, "color", (1, 1, 1, 1 if tex else 0)))
         self.picture.bind(on_touch_down=self._on_picture_touch)
         side = BoxLayout(orientation="vertical", spacing=8, size_hint_x=0.38)
         self.title = WrapLabel(tr("Camera calibration"), bold=True)
