@@ -88,3 +88,10 @@ def test_no_one_can_draw_discard_or_explain_a_peg_for_a_computer() -> None:
     with pytest.raises(RefereeRefusal, match="computer"):
         t.referee.identify_unannounced("Ben", 3)
     assert t.stored == [] and not t.offences() and t.phase is Phase.WHO_PLAYED
+
+
+def test_5of99_has_no_discard_so_the_turn_prompt_does_not_offer_one() -> None:
+    t = Table(ruleset="5of99")
+    assert t.phase is Phase.ANNOUNCE and "Ann" in t.referee.prompt.text
+    assert "DISCARD" not in t.referee.prompt.text and "DRAW" in t.referee.prompt.text
+    assert "DISCARD" in Table().referee.prompt.text  # classic still offers it

@@ -470,8 +470,11 @@ class Referee:
                 name=pending.by, card=pending.card), holes, Phase.PLACE_PEG))
             return
         player = state.to_move
-        self._set_prompt(Prompt(PromptKind.INFO, tr(
-            "{name}'s turn: PLAY, DRAW or DISCARD.", name=player), (), Phase.ANNOUNCE))
+        if self.game.setup.ruleset is rules.Ruleset.FIVE_OF_99:  # 5of99 has no discard
+            text = tr("{name}'s turn: PLAY or DRAW.", name=player)
+        else:
+            text = tr("{name}'s turn: PLAY, DRAW or DISCARD.", name=player)
+        self._set_prompt(Prompt(PromptKind.INFO, text, (), Phase.ANNOUNCE))
 
     def start(self) -> None:
         """Begin (or resume) refereeing: let a computer move if it is its turn."""
