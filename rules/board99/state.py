@@ -9,6 +9,7 @@ they are applied as the 1963 rules say and reported as ``Penalised`` events.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -401,9 +402,10 @@ def _apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ..
             events.append(Drew(action.by, card))
         else:
             # Shown to everyone and cut back into the deck "at random". A known deck needs a
-            # reproducible cut, so the position is derived from the card and the move number.
+            # reproducible cut, so the position is seeded from the hidden order of the rest of the
+            # deck as well as the card and the move number: no player can work out where it went.
             if deck is not None and card is not None:
-                at = (card * 37 + state.ply * 11) % (len(deck) + 1)
+                at = random.Random(f"cut:{card}:{state.ply}:{deck}").randrange(len(deck) + 1)
                 deck = (*deck[:at], card, *deck[at:])
             elif card is not None:
                 in_deck = in_deck | {card}
