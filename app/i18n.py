@@ -1,6 +1,8 @@
 """Translations: English text is the key, other languages come from JSON catalogs.
 
-Write every user-facing string as ``tr("Whose turn: {name}", name=...)``. German (and any later
+Write every user-facing string as ``tr("Whose turn: {name}", name=...)``, and a count as
+``trn("{n} card", "{n} cards", n)`` so "1 card" is not "1 cards" (English and German both have one
+singular and one plural form, so two literals are enough). German (and any later
 language) lives in ``app/locale/<lang>/*.json``: one flat object per area of the app
 (``board99.json``, ``parlett.json``...), so several people can add strings without touching the
 same file. ``tests/test_i18n.py`` fails when a ``tr("...")`` literal in the code has no German.
@@ -47,3 +49,8 @@ def tr(text: str, /, **values: Any) -> str:
     """``text`` in the current language, with ``{names}`` filled from ``values``."""
     translated = catalog(_language).get(text, text)
     return translated.format(**values) if values else translated
+
+
+def trn(singular: str, plural: str, count: int, /, **values: Any) -> str:
+    """The singular or plural text for ``count`` in the current language; ``{n}`` is the count."""
+    return tr(singular if count == 1 else plural, n=count, **values)

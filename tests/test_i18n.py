@@ -16,15 +16,12 @@ def tr_literals() -> dict[str, str]:
     for path in APP.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id in ("tr", "_")
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)
-            ):
-                found.setdefault(node.args[0].value, f"{path.relative_to(APP)}:{node.lineno}")
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            literal_args = {"tr": 1, "_": 1, "trn": 2}.get(node.func.id, 0)
+            for arg in node.args[:literal_args]:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.setdefault(arg.value, f"{path.relative_to(APP)}:{node.lineno}")
     for path in APP.rglob("*.kv"):
         # kv files call tr('...') with single or double quotes
         text = path.read_text(encoding="utf-8")
@@ -68,3 +65,15 @@ def test_tr_switches_language_and_fills_values(monkeypatch) -> None:  # type: ig
     finally:
         i18n.set_language("en")
     assert i18n.tr("Hello {name}", name="Ann") == "Hello Ann"
+
+
+def test_trn_picks_singular_or_plural_and_translates_both() -> None:
+    assert i18n.trn("{n} card", "{n} cards", 1) == "1 card"
+    assert i18n.trn("{n} card", "{n} cards", 0) == "0 cards"
+    assert i18n.trn("{n} card", "{n} cards", 2) == "2 cards"
+    i18n.set_language("de")
+    try:
+        assert i18n.trn("{n} card", "{n} cards", 1) == "1 Karte"
+        assert i18n.trn("{n} card", "{n} cards", 3) == "3 Karten"
+    finally:
+        i18n.set_language("en")
