@@ -402,12 +402,16 @@ def test_two_players_dealer_alternates_between_live_players() -> None:
     assert [x.dealer for x in sheet.deals] == ["Ann", "Ben", "Ann"]
 
 
-def _two_game(ann: int, ben: int, dummy: int):  # type: ignore[no-untyped-def]
+def _two_game(ann: int, ben: int, dummy: int, **options):  # type: ignore[no-untyped-def]
     """A two-player rubber whose first game ends with these totals in play (one deal each of 9 tricks
     would not reach 100, so the trick points come from many deals)."""
+    return _two_sheet(ann, ben, dummy, **options).games[0]
+
+
+def _two_sheet(ann: int, ben: int, dummy: int, **options):  # type: ignore[no-untyped-def]
     from rules.parlett.match import Scoresheet as S
 
-    sheet = S.start(table(TWO, ("Ann", "Ben")))
+    sheet = S.start(table(TWO, ("Ann", "Ben"), **options))
     parts = {"Ann": ann, "Ben": ben, DUMMY: dummy}
     while not sheet.games:
         tricks = {h: 0 for h in parts}
@@ -419,7 +423,7 @@ def _two_game(ann: int, ben: int, dummy: int):  # type: ignore[no-untyped-def]
         tricks[max(parts, key=lambda h: parts[h] - sheet.game_totals[h])] += left
         bids = {h: (tricks[h] + 1) % 10 for h in parts}  # nobody makes it: trick points only
         sheet = sheet.add(entry(TWO, bids, tricks))
-    return sheet.games[0]
+    return sheet
 
 
 def test_two_players_dummy_winning_makes_the_game_a_tie_between_live_players() -> None:
@@ -433,6 +437,54 @@ def test_two_players_dummy_beating_a_live_player_carries_100_to_the_winner() -> 
     assert game.winners == ("Ann",) and game.carried == {"Ann": 100, "Ben": 0, DUMMY: 0}
     plain = _two_game(100, 40, 20)
     assert plain.winners == ("Ann",) and plain.carried["Ann"] == 0
+    assert game.dummy_bonus == "carry" and plain.dummy_bonus is None
+
+
+def test_two_players_hard_score_the_winner_wins_double_when_the_dummy_beats_or_ties_a_player() -> None:
+    """The seed: "... carries an extra 100 points forward, or, if playing for hard score, wins
+    double". Hard score settles the difference between the live players, so winning double adds
+    the winner's margin once more: the rubber difference between the two is twice the game's."""
+    game = _two_game(100, 20, 40, dummy_bonus="double")
+    margin = game.totals["Ann"] + game.premiums["Ann"] - game.totals["Ben"]
+    assert game.winners == ("Ann",) and game.dummy_bonus == "double"
+    assert game.carried == {"Ann": margin, "Ben": 0, DUMMY: 0}
+    assert game.final["Ann"] - game.final["Ben"] == 2 * margin
+    from rules.parlett.match import Scoresheet as S
+
+    tie_sheet = S.start(table(TWO, ("Ann", "Ben"), dummy_bonus="double"))
+    while not tie_sheet.games:  # Ann 7, Ben 1, dummy 1 tricks a deal, nobody makes the bid
+        tie_sheet = tie_sheet.add(entry(TWO, {"Ann": 8, "Ben": 2, DUMMY: 2}, {"Ann": 7, "Ben": 1, DUMMY: 1}))
+    tie = tie_sheet.games[0]  # the dummy ties the loser: double too
+    assert tie.totals["Ben"] == tie.totals[DUMMY] > 0
+    assert tie.carried["Ann"] == tie.totals["Ann"] + tie.premiums["Ann"] - tie.totals["Ben"] > 0
+    plain = _two_game(100, 40, 20, dummy_bonus="double")  # both live players beat the dummy
+    assert plain.carried["Ann"] == 0 and plain.dummy_bonus is None
+    dummy_won = _two_game(60, 50, 100, dummy_bonus="double")
+    assert dummy_won.winners == () and dummy_won.carried == {"Ann": 0, "Ben": 0, DUMMY: 0}
+
+
+def test_dummy_bonus_option_is_checked_and_only_for_two_players() -> None:
+    with pytest.raises(ValueError, match="dummy_bonus must be 'carry' or 'double'"):
+        Options(dummy_bonus="triple").check(TWO)
+    with pytest.raises(ValueError, match="dummy_bonus is a two-player rule"):
+        Options(dummy_bonus="double").check(THREE)
+
+
+def test_replay_shows_the_dummy_bonus_of_each_game() -> None:
+    from rules.parlett.record import to_record
+    from rules.parlett.replay import replay_json, replay_text
+
+    sheet = _two_sheet(100, 20, 40, dummy_bonus="double")
+    rec = to_record(sheet.table, [d.entry for d in sheet.deals])
+    assert rec["options"] == {"dummy_bonus": "double"}
+    out = replay_json(rec)
+    game = out["games"][0]
+    assert game["dummy_bonus"] == "double" and game["carried"]["Ann"] > 0
+    assert out["rubber"]["dummy_bonus"] == "double"
+    assert "Ann wins double" in replay_text(rec)
+    carry = _two_sheet(100, 20, 40)
+    text = replay_text(to_record(carry.table, [d.entry for d in carry.deals]))
+    assert "Ann carries 100 forward" in text
 
 
 # -- options and records ----------------------------------------------------------------------------

@@ -405,3 +405,41 @@ def test_four_players_bid_ten_on_the_pad_means_0_or_10_and_turn_up_pad(ui: Any) 
     tap(next(w for w in walk(pad) if getattr(w, "text", None) == "♠"))
     frames_until(lambda: not any(isinstance(w, ModalView) for w in Window.children))
     assert deal2.turn_up == "QS" and deal2.trump().value == "S"
+
+
+TWO_BIG = {"bids": {"Ann": 9, "Ben": 1, "dummy": 3}, "premium": {"Ann": "declare"},
+           "tricks": {"Ann": 9, "Ben": 0, "dummy": 0}}
+
+
+@pytest.mark.parametrize("hard_score", [False, True])
+def test_two_players_dummy_rule_carry_or_hard_score_double_is_chosen_and_shown(ui: Any,
+                                                                               hard_score: bool) -> None:
+    game_ui, _, manager = build()
+    manager.current = game_ui.new_game_screen()
+    ui.show(manager)
+    setup = manager.current_screen
+    assert setup.option_buttons["hard_score"].disabled  # a two-player rule only
+    tap(next(w for w in setup.variant_row.children if w.variant == "two"))
+    assert not setup.option_buttons["hard_score"].disabled
+    for field, name in zip(setup.inputs, ["Ann", "Ben"], strict=True):
+        field.text = name
+    if hard_score:
+        tap(setup.option_buttons["hard_score"])
+    assert setup.options() == ({"dummy_bonus": "double"} if hard_score else {})
+    tap(setup.start_button)
+    frames(2)
+    assert any(("hard score" in t) == hard_score for t in texts(manager.current_screen) if "Game 1" in t)
+    _play_deals(game_ui, [TWO_BIG, TWO_BIG])  # Ann 138, Ben and the dummy 0: the dummy ties Ben
+    game_ui.show_totals()
+    frames(3)
+    shown = texts(manager.current_screen)
+    game = game_ui.session.sheet.games[0]
+    if hard_score:
+        assert game.carried["Ann"] == 238
+        assert any("Ann wins double (+238)" in t for t in shown)
+        ui.screenshot("parlett-totals-two-hard-score")
+    else:
+        assert game.carried["Ann"] == 100
+        assert any("Ann carries 100 forward" in t for t in shown)
+    assert role(manager.current_screen, "total", "Ann").text == "0"  # game 2 has begun
+    assert any(f"rubber {238 + game.carried['Ann']}" in t for t in shown)

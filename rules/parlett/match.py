@@ -49,8 +49,9 @@ class GameResult:
     deals: int
     totals: dict[str, int]  # points scored in play
     premiums: dict[str, int]  # the 100 premium
-    carried: dict[str, int]  # two players: the dummy rule's 100 carried forward
+    carried: dict[str, int]  # two players: the dummy rule's 100 carried forward (or the doubled margin)
     winners: tuple[str, ...]  # empty: a tie between the live players (the dummy won)
+    dummy_bonus: str | None = None  # "carry" or "double" when the dummy rule paid the winner
 
     @property
     def final(self) -> dict[str, int]:
@@ -173,11 +174,14 @@ class Scoresheet:
         final = {h: totals[h] + premiums[h] for h in totals}
         best = max(final[p] for p in players)
         winners = tuple(p for p in players if final[p] == best)
+        bonus = None
         if variant.has_dummy:
-            dummy = final[DUMMY]
+            dummy, loser = final[DUMMY], min(final[p] for p in players)
             if dummy > best:
                 winners = ()  # the dummy won: a tie between the live players
-            elif len(winners) == 1 and dummy >= min(final[p] for p in players):
-                carried[winners[0]] = DUMMY_CARRY  # the dummy beat or tied the loser
+            elif len(winners) == 1 and dummy >= loser:  # the dummy beat or tied the loser
+                bonus = self.table.options.dummy_bonus
+                # hard score settles the live players' difference: winning double adds it once more
+                carried[winners[0]] = DUMMY_CARRY if bonus == "carry" else best - loser
         deals = sum(1 for d in self.deals if d.game == last.game) + 1
-        return GameResult(last.game, deals, totals, premiums, carried, winners)
+        return GameResult(last.game, deals, totals, premiums, carried, winners, bonus)

@@ -30,7 +30,8 @@ def summary(sheet: Scoresheet) -> dict[str, Any]:
             "rubber_totals": d.rubber_totals,
         })
     games = [{"game": g.number, "deals": g.deals, "winners": list(g.winners), "totals": g.final,
-              "in_play": g.totals, "premiums": g.premiums, "carried": g.carried} for g in sheet.games]
+              "in_play": g.totals, "premiums": g.premiums, "carried": g.carried, "dummy_bonus": g.dummy_bonus}
+             for g in sheet.games]
     over = sheet.over
     next_trump = sheet.next_trump
     return {
@@ -41,7 +42,8 @@ def summary(sheet: Scoresheet) -> dict[str, Any]:
         "games": games,
         "rubber": {"totals": sheet.rubber_totals, "over": over, "winners": list(sheet.winners),
                    "games_played": len(sheet.games), "games": sheet.table.rubber_games if sheet.uses_games
-                   else None, "target": sheet.table.options.target},
+                   else None, "target": sheet.table.options.target,
+                   "dummy_bonus": sheet.table.options.dummy_bonus if sheet.table.variant.has_dummy else None},
         "next": None if over else {
             "dealer": sheet.next_dealer,
             "trump": "turn-up" if next_trump is None else next_trump.value,
@@ -66,6 +68,10 @@ def replay_text(record: dict[str, Any]) -> str:
     for g in data["games"]:
         outcome = (f"won by {' and '.join(g['winners'])}" if g["winners"]
                    else "a tie between the live players (the dummy won)")
+        if g["dummy_bonus"] is not None:  # the dummy beat or tied the loser
+            winner = g["winners"][0]
+            outcome += (f"; {winner} carries 100 forward" if g["dummy_bonus"] == "carry"
+                        else f"; {winner} wins double (+{g['carried'][winner]})")
         lines.append(f"Game {g['game']}: {outcome}; " + ", ".join(f"{h} {v}" for h, v in g["totals"].items()))
     rubber = data["rubber"]
     state = "over, won by " + " and ".join(rubber["winners"]) if rubber["over"] else "in progress"

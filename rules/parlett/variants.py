@@ -71,6 +71,9 @@ class Options:
     rubber_games: int | None = None  # None: the variant's own (3, 4, 5)
     target: int | None = None  # five players' shorter game: 250 or 500 instead of games
     hidden_bids: bool = False  # the screen hides bids until the deal is complete; no rule effect
+    # two players, when the dummy beats or ties the loser: "carry" 100 forward to the winner, or
+    # "double" (playing for hard score: the winner wins double, i.e. his margin counts twice)
+    dummy_bonus: str = "carry"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], variant: Variant) -> Options:
@@ -89,6 +92,10 @@ class Options:
         for name in ("declarer_chooses_trumps", "nines_as_trumps", "unbidden", "hidden_bids"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be true or false")
+        if self.dummy_bonus not in ("carry", "double"):
+            raise ValueError(f"dummy_bonus must be 'carry' or 'double', got {self.dummy_bonus!r}")
+        if self.dummy_bonus != "carry" and not variant.has_dummy:
+            raise ValueError("dummy_bonus is a two-player rule (the dummy beating or tying a player)")
         if self.unbidden and variant.name != "three":
             raise ValueError("unbidden is a three-player variant")
         if (self.declarer_chooses_trumps or self.nines_as_trumps) and variant.name == "original":

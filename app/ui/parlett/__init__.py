@@ -107,7 +107,10 @@ class ParlettUI:
         if options.target is not None:
             return tr("Playing to {points}", points=options.target)
         game = min(len(sheet.games) + 1, sheet.table.rubber_games)
-        return tr("Game {n} of {total} · to 100", n=game, total=sheet.table.rubber_games)
+        text = tr("Game {n} of {total} · to 100", n=game, total=sheet.table.rubber_games)
+        if variant.has_dummy and options.dummy_bonus == "double":
+            text += " · " + tr("hard score")
+        return text
 
 
 def make_ui() -> ParlettUI:

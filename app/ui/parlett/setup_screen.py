@@ -37,7 +37,7 @@ class SetupScreen(Screen):
         self.dealer_index = 0
         self.target: int | None = None
         self.flags = {"hidden_bids": False, "new_game_no_trump": True, "declarer_chooses_trumps": False,
-                      "nines_as_trumps": False, "unbidden": False}
+                      "nines_as_trumps": False, "unbidden": False, "hard_score": False}
         self.inputs: list[TextInput] = []
         root = BoxLayout(orientation="vertical", padding=8, spacing=6)
         paint(root)
@@ -69,7 +69,8 @@ class SetupScreen(Screen):
                           ("new_game_no_trump", tr("Each new game starts at no trump")),
                           ("declarer_chooses_trumps", tr("Declarer chooses trumps")),
                           ("nines_as_trumps", tr("Nines as trumps")),
-                          ("unbidden", tr("Unbidden (last three cards are the bid)"))):
+                          ("unbidden", tr("Unbidden (last three cards are the bid)")),
+                          ("hard_score", tr("Hard score: dummy rule wins double, not +100"))):
             toggle = ToggleButton(text=text, state="down" if self.flags[key] else "normal", font_size="15sp",
                                   size_hint_y=None, height=ROW, halign="center")
             toggle.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, None)))
@@ -111,6 +112,7 @@ class SetupScreen(Screen):
         for child in self.variant_row.children:
             child.state = "down" if child.variant == name else "normal"
         self.option_buttons["unbidden"].disabled = name != "three"
+        self.option_buttons["hard_score"].disabled = not variant.has_dummy
         for key in ("declarer_chooses_trumps", "nines_as_trumps", "new_game_no_trump"):
             self.option_buttons[key].disabled = name == "original"
         self.refresh()
@@ -142,6 +144,8 @@ class SetupScreen(Screen):
                 chosen["target"] = self.target
         if self.variant == "three" and self.flags["unbidden"]:
             chosen["unbidden"] = True
+        if VARIANTS[self.variant].has_dummy and self.flags["hard_score"]:
+            chosen["dummy_bonus"] = "double"
         return chosen
 
     def refresh(self) -> None:

@@ -17,6 +17,7 @@ from app.ui.parlett.common import (
     PANEL,
     PLAYER_COLOURS,
     button,
+    dummy_bonus_text,
     label,
     paint,
     trump_name,
@@ -84,8 +85,10 @@ class TotalsScreen(Screen):
         if sheet.games and sheet.current_game_deals == ():
             g = sheet.games[-1]
             who = " & ".join(g.winners) or tr("a tie between the live players")
-            box.add_widget(label(tr("Game {n} won by {names}", n=g.number, names=who), font=22, color=ACCENT,
-                                 size_hint_y=None, height=34))
+            text = tr("Game {n} won by {names}", n=g.number, names=who)
+            if g.dummy_bonus is not None:
+                text += " · " + dummy_bonus_text(g)
+            box.add_widget(label(text, font=22, color=ACCENT, size_hint_y=None, height=34, shorten=True))
 
         deals = GridLayout(cols=1, spacing=2, size_hint_y=None)
         deals.bind(minimum_height=deals.setter("height"))

@@ -8,7 +8,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from app.i18n import tr
-from app.ui.parlett.common import ACCENT, PLAYER_COLOURS, button, label, paint
+from app.ui.parlett.common import ACCENT, PLAYER_COLOURS, button, dummy_bonus_text, label, paint
 from app.ui.parlett.deal_screen import hand_name
 
 if TYPE_CHECKING:
@@ -42,8 +42,9 @@ class WinnerScreen(Screen):
             box.add_widget(label(f"{hand_name(hand)}   {totals[hand]}", font=30,
                                  color=PLAYER_COLOURS[index % len(PLAYER_COLOURS)]))
         if sheet.games:
-            games = "   ".join(tr("Game {n}: {names}", n=g.number, names=" & ".join(g.winners) or "—")
-                               for g in sheet.games)
+            games = "   ".join(
+                " ".join([tr("Game {n}: {names}", n=g.number, names=" & ".join(g.winners) or "—"),
+                          dummy_bonus_text(g)]).strip() for g in sheet.games)
             box.add_widget(label(games, font=18, wrap=True))
         row = BoxLayout(size_hint_y=None, height=64, spacing=8)
         row.add_widget(button(tr("Chart"), lambda: self.ui.go("parlett-chart")))
