@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.i18n import tr
+from app.i18n import tr, trn
 from app.referee.core import offence_text, outcome_text
 from app.referee.events import ComputerChose, TurnChanged
 from hardware.board_source import HealthState, SourceHealth
@@ -51,6 +51,26 @@ def event_text(event: Any) -> str | None:
     if isinstance(event, TurnChanged) and event.player is not None:
         return tr("{name}'s turn.", name=event.player)
     return None
+
+
+def short_action(action: Any) -> str:
+    """An action in the words of the screen's buttons ("Ann PLAY 57"), short enough for a button."""
+    if isinstance(action, rules.Play):
+        return tr("{name} PLAY {card}", name=action.by, card=action.card)
+    if isinstance(action, rules.Draw):
+        return tr("{name} DRAW", name=action.by)
+    if isinstance(action, rules.Discard):
+        return tr("{name} DISCARD {card}", name=action.by, card=action.card)
+    return tr("{name} DEAD HAND", name=action.by)
+
+
+def undo_button_text(action: Any | None) -> str:
+    """The Undo button says what it takes back; plain "Undo" (disabled) when there is nothing."""
+    return tr("Undo") if action is None else tr("Undo: {what}", what=short_action(action))
+
+
+def deck_text(count: int) -> str:
+    return trn("Deck: {n} card", "Deck: {n} cards", count)
 
 
 def spoken(event: Any) -> bool:

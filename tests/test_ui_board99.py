@@ -196,11 +196,11 @@ def test_undo_asks_for_confirmation_first(ui: Any) -> None:
     d = Driver(ui)
     d.start_game()
     d.press("DRAW")
-    d.press("Undo")
+    d.press("Undo: Ann DRAW")
     ui.screenshot("board99-undo-confirm")
     tap(find(d.modal(), text="No"))
     assert len(d.stored()) == 1
-    d.press("Undo")
+    d.press("Undo: Ann DRAW")
     tap(find(d.modal(), text="Undo"))
     assert d.stored() == []
 
@@ -339,3 +339,54 @@ def test_the_game_screen_shows_the_board_link_state(ui: Any) -> None:
     assert "Board: connection lost, retrying (no heartbeat for 2.0 s; retrying)" in d.screen.info_label.text
     assert "not connected" in d.screen.prompt_label.text
     ui.screenshot("board99-link-lost")
+
+
+def test_undo_is_enabled_exactly_when_a_persons_action_can_be_taken_back_and_names_it(ui: Any) -> None:
+    """Ann is a computer and moves first: her draw alone cannot be undone (she would draw again at
+    once), so Undo stays off until Ben acts; then it names Ben's action, and takes back his action
+    with the computer's reply."""
+    d = Driver(ui)
+    tap(find(d.root, text="New: The Game of 99"))
+    setup = d.root.get_screen("board99-setup")
+    d.setup_tap(setup.player_rows[0].kind_button)  # Ann: Person -> Basic
+    d.setup_tap(find(d.root, text="Rows"))
+    tap(find(d.root, text="Start"))
+    d.settle()
+    game, undo = d.screen.game, d.screen.undo_button
+    assert [a["by"] for a in d.stored()] == ["Ann"] and game.state.to_move == "Ben"
+    assert undo.disabled and undo.text == "Undo"
+    d.press("DRAW")
+    assert d.stored()[1] == {"by": "Ben", "do": "draw"}
+    assert not undo.disabled and "Ben" in undo.text and "DRAW" in undo.text
+    ui.screenshot("board99-undo-names-action")
+    tap(undo)
+    tap(find(d.modal(), text="Undo"))
+    frames(2)
+    assert [a["by"] for a in d.stored()] == ["Ann"] and game.state.to_move == "Ben"
+    assert undo.disabled and undo.text == "Undo"
+
+
+def test_the_event_log_is_readable_and_stays_inside_the_panel(ui: Any) -> None:
+    """The log is read from a metre away, like the rest of the panel: no smaller than the info
+    lines; three long penalty lines must not push anything off the 800x480 screen."""
+    from app.ui.widgets import READABLE
+
+    d = Driver(ui)
+    d.start_game()
+    d.press("DRAW")
+    d.press("DRAW")
+    for card, hole in ((60, 57), (70, 61)):  # two illegal plays: the longest log lines there are
+        d.press("PLAY")
+        d.type_card(card)
+        d.tap_hole(hole)
+        d.settle()
+        d.tap_hole(hole)
+        d.settle()
+    screen = d.screen
+    assert sum("Penalty for" in line for line in screen.log_lines) == 2
+    assert screen.log_label.font_size >= READABLE and screen.info_label.font_size >= READABLE
+    ui.screenshot("board99-log-readable")
+    labels = (screen.turn_label, screen.prompt_label, screen.info_label, screen.log_label)
+    for label in labels:
+        assert screen.who.top <= label.y and label.top <= screen.panel.top, label.text
+        assert label.texture_size[1] <= label.height + 1, label.text  # no line cut off

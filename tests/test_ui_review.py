@@ -4,6 +4,7 @@ no word broken in the middle of a button, nothing spilling out of its box, touch
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -137,3 +138,32 @@ def test_camera_calibration_without_a_camera_shows_no_white_box(ui: Any, german:
     shot = Image.open(ui.screenshot("review-camera-calibration-no-camera-de")).convert("RGB")
     x, y = screen.picture.to_window(*screen.picture.center)
     assert max(shot.getpixel((int(x), shot.height - int(y)))) < 100  # the dark background, not white
+
+
+def test_history_abandon_is_not_the_word_for_cancel_and_counts_agree(ui: Any, german: None) -> None:
+    """German "Abbrechen" is Cancel everywhere else: abandoning a game must read differently, so
+    nobody gives up a game believing they cancel something. One action is "1 Aktion"."""
+    from app.board99_game import Board99Game, TableSetup
+    from app.i18n import tr
+    from app.paths import default_database
+    from app.ui.widgets import ConfirmBox
+    from rules import board99 as rules
+    from tests.ui_support import find, tap
+
+    store = GameStore(default_database())
+    game = Board99Game.create(store, rules.make_setup(["Ann", "Ben"]), TableSetup({"Ann": "red"}))
+    game.commit(rules.Draw("Ann"), rules.apply(game.state, rules.Draw("Ann"))[0])
+    _app, root = build_app(store)
+    ui.show(root)
+    tap(find(root, text="Verlauf"))
+    frames(2)
+    shown = [w.text for w in walk(root.get_screen("history")) if isinstance(getattr(w, "text", None), str)]
+    assert tr("Cancel") == "Abbrechen" and "Abbrechen" not in shown
+    assert any(re.search(r"\b1 Aktion\b(?!en)", t) for t in shown), shown
+    tap(find(root, text="Aufgeben"))
+    from kivy.core.window import Window
+
+    box = next(w for w in Window.children if isinstance(w, ConfirmBox))
+    assert box.yes_button.text == "Aufgeben" and "aufgeben" in box.children[0].children[-1].text
+    tap(box.no_button)
+    assert store.games()[0].status == "playing"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -60,6 +61,7 @@ def test_history_lists_and_exports_a_game_as_its_record(ui: Any) -> None:
     tap(find(root, text="History"))
     frames(2)
     ui.screenshot("shell-history")
+    assert any(re.search(r"\b1 action\b(?!s)", t) for t in texts(root)), texts(root)
     tap(find(root, text="Export"))
     exported = json.loads((data_dir() / "exports" / f"board99-{game.id}.json").read_text())
     assert exported["format"] == "table99/board99" and "app" not in exported

@@ -228,6 +228,11 @@ class Referee:
                 return back
         return 0
 
+    def undo_target(self) -> Any | None:
+        """The person's action that undo would take back (computers' replies go with it), or None."""
+        count = self._undo_count()
+        return self.game.actions[-count] if count else None
+
     def undo_preview(self) -> str | None:
         """What undo would take back, in words (for the confirmation), or None when nothing."""
         count = self._undo_count()

@@ -25,7 +25,7 @@ from kivy.uix.scrollview import ScrollView
 
 from app import i18n
 from app.config import Config
-from app.i18n import tr
+from app.i18n import tr, trn
 from app.paths import data_dir, default_database
 from app.speech import Announcer
 from app.store import GameStore
@@ -170,10 +170,11 @@ class HistoryScreen(Screen):
         for summary in summaries[:50]:
             row = BoxLayout(size_hint_y=None, height=TOUCH + 4, spacing=6)
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(summary.created))
-            text = tr("{when}  {game}: {title} - {status}, {moves} actions {result}", when=when,
+            text = tr("{when}  {game}: {title} - {status}, {actions} {result}", when=when,
                       game=game_title(summary.kind, self.uis), title=summary.title,
-                      status=statuses.get(summary.status, summary.status), moves=summary.actions,
-                      result=result_text(summary.result))
+                      status=statuses.get(summary.status, summary.status),
+                      actions=trn("{n} action", "{n} actions", summary.actions),
+                      result=result_text(summary.result)).rstrip()
             row.add_widget(WrapLabel(text, font_size=sp(15), size_hint_y=1))
             row.add_widget(BigButton(tr("Export"), on_press=lambda s=summary: self.export(s.id),
                                      size_hint_x=None, width=130, height=TOUCH + 4))

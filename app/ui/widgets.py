@@ -24,6 +24,7 @@ from app.i18n import tr
 TOUCH = 48  # px: the smallest touch target anywhere in the app
 FONT = sp(20)
 BIG_FONT = sp(28)
+READABLE = sp(18)  # the smallest running text a player reads from a metre away (log, status lines)
 MIN_FONT = sp(13)  # a button label never shrinks below this to fit its longest word
 
 PEG_COLOURS: dict[str, tuple[float, float, float, float]] = {
@@ -51,6 +52,16 @@ def text_width(text: str, font_size: float, font_name: str = "Roboto", bold: boo
     label = CoreLabel(text=text, font_size=font_size, font_name=font_name, bold=bold)
     width: float = label.get_extents(text)[0]
     return width
+
+
+def text_height(text: str, font_size: float, width: float) -> float:
+    """How tall ``text`` renders when wrapped to ``width`` (to show only what fits, whole)."""
+    from kivy.core.text import Label as CoreLabel
+
+    label = CoreLabel(text=text, font_size=font_size, text_size=(max(1.0, width), None))
+    label.refresh()
+    height: float = label.content_height
+    return height
 
 
 class Background:

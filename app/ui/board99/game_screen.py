@@ -19,16 +19,17 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from app.board99_game import Board99Game
-from app.board99_texts import event_text, health_text, spoken
+from app.board99_texts import deck_text, event_text, health_text, spoken, undo_button_text
 from app.i18n import tr
 from app.referee import Phase, Referee, RefereeRefusal, StabilityWindow
-from app.referee.events import ActionAccepted, ActionUndone, Prompt, PromptKind, TurnChanged
+from app.referee.events import ActionAccepted, ActionUndone, ComputerChose, Prompt, PromptKind, TurnChanged
 from app.table_outputs import TableOutputs, attach_outputs
 from app.ui.board99.board_view import BoardView
 from app.ui.widgets import (
     ACCENT,
     BIG_FONT,
     FONT,
+    READABLE,
     TOUCH,
     Background,
     BigButton,
@@ -37,6 +38,7 @@ from app.ui.widgets import (
     NumberPad,
     WrapLabel,
     colour_rgba,
+    text_height,
 )
 from hardware.board_source import BoardSource, ReadingQueue
 from hardware.simulated import SimulatedBoard
@@ -44,6 +46,7 @@ from rules import board99 as rules
 
 log = logging.getLogger(__name__)
 NAME = "board99-game"
+LOG_ENTRIES = 4  # kept; as many as fit are shown
 
 
 class CardPad(ModalView):
@@ -145,14 +148,17 @@ class GameScreen(Screen):
         root.add_widget(self.board)
         panel = BoxLayout(orientation="vertical", padding=(8, 6), spacing=5)
         self.turn_label = WrapLabel("", font_size=BIG_FONT, bold=True)
-        self.prompt_label = WrapLabel("", font_size=sp(18))
-        self.info_label = WrapLabel("", font_size=sp(16), color=(0.85, 0.85, 0.85, 1))
-        self.log_label = WrapLabel("", font_size=sp(14), color=(0.7, 0.7, 0.7, 1))
-        for label in (self.turn_label, self.prompt_label, self.info_label, self.log_label):
+        self.prompt_label = WrapLabel("", font_size=READABLE)
+        self.info_label = WrapLabel("", font_size=READABLE, color=(0.85, 0.85, 0.85, 1))
+        for label in (self.turn_label, self.prompt_label, self.info_label):
             panel.add_widget(label)
-        self.hand_row = BoxLayout(size_hint_y=None, height=TOUCH, spacing=4)
+        self.hand_row = BoxLayout(size_hint_y=None, height=0, spacing=4)
         panel.add_widget(self.hand_row)
-        panel.add_widget(BoxLayout())  # pushes the buttons to the bottom
+        # The log takes the room left above the buttons and shows the newest entries that fit whole,
+        # at the size of the status lines (it was 14 sp, too small to read from a metre).
+        self.log_label = WrapLabel("", font_size=READABLE, color=(0.78, 0.78, 0.78, 1), size_hint_y=1)
+        self.log_label.bind(size=self._fit_log)
+        panel.add_widget(self.log_label)
         self.who = Choice([], "", size_hint_y=None, height=TOUCH)
         panel.add_widget(self.who)
         actions = BoxLayout(size_hint_y=None, height=68, spacing=5)
@@ -165,7 +171,9 @@ class GameScreen(Screen):
             actions.add_widget(button)
         panel.add_widget(actions)
         bottom = BoxLayout(size_hint_y=None, height=TOUCH, spacing=5)
-        self.undo_button = BigButton(tr("Undo"), on_press=self.ask_undo, height=TOUCH)
+        # Undo names what it takes back ("Undo: Ann PLAY 57"), so it gets the most room.
+        self.undo_button = BigButton(tr("Undo"), on_press=self.ask_undo, height=TOUCH, size_hint_x=1.6,
+                                     font_size=sp(17))
         self.cards_button = BigButton(tr("My cards"), on_press=self.toggle_cards, height=TOUCH)
         self.menu_button = BigButton(tr("Home"), on_press=self.leave, height=TOUCH)
         for button in (self.undo_button, self.cards_button, self.menu_button):
@@ -247,10 +255,12 @@ class GameScreen(Screen):
         over = self.game is not None and self.game.state.outcome is not None
         if isinstance(event, TurnChanged) and over:
             text = None  # after the win, nobody's turn
-        if text and not isinstance(event, Prompt):
-            self.log_lines = [text, *self.log_lines][:3]
-            if spoken(event):
-                self.ctx.announcer.say(text)
+        # Whose turn is the heading; a computer's draw or discard gets its own line when applied.
+        repeated = isinstance(event, ComputerChose) and not isinstance(event.action, rules.Play)
+        if text and not isinstance(event, (Prompt, TurnChanged)) and not repeated:
+            self.log_lines = [text, *self.log_lines][:LOG_ENTRIES]
+        if text and not isinstance(event, Prompt) and spoken(event):
+            self.ctx.announcer.say(text)
         if isinstance(event, Prompt) and event.kind is PromptKind.PROBLEM:
             self.ctx.announcer.say(event.text)
         if isinstance(event, (ActionAccepted, ActionUndone)):
@@ -279,12 +289,12 @@ class GameScreen(Screen):
         face_up = ", ".join(str(c) for c in state.face_up[-8:]) or "-"
         self.info_label.text = (
             tr("Cards in hand: {hands}", hands=hands) + "\n"
-            + tr("Deck: {count} cards", count=state.deck_count) + "\n"
+            + deck_text(state.deck_count) + "\n"
             + tr("Face up: {cards}", cards=face_up)
         )
         if self.source is not None and not isinstance(self.source, SimulatedBoard):
             self.info_label.text += "\n" + health_text(self.source.health)  # sensors, serial link, camera
-        self.log_label.text = "\n".join(self.log_lines)
+        self._fit_log()
         pegs = {referee.hole_of(sq): colours.get(p) for sq, p in state.pegs.items()}
         sensed = referee._board.occupied if referee._board is not None else None
         allowed: frozenset[int] = frozenset()
@@ -307,23 +317,38 @@ class GameScreen(Screen):
         self.discard_button.text = tr("DISCARD") if classic else tr("DEAD HAND")
         if over:
             self.play_button.disabled = False
-        self.undo_button.disabled = not game.actions
+        undoable = referee.undo_target()
+        self.undo_button.disabled = undoable is None  # a computer's move alone would be chosen again
+        self.undo_button.text = undo_button_text(undoable)
         self.cards_button.disabled = game.setup.deck is None or game.is_computer(to_move)
         self.who.value = self.who.value or (to_move or "")
         self.who._show()
         self._show_hand()
 
+    def _fit_log(self, *_: Any) -> None:
+        """Show the newest log entries that fit whole in the log's room (newest first; the newest always)."""
+        label = self.log_label
+        shown: list[str] = []
+        for line in self.log_lines:
+            if shown and text_height("\n".join([*shown, line]), label.font_size, label.width) > label.height:
+                break
+            shown.append(line)
+        label.text = "\n".join(shown)
+        label.text_size = (label.width, label.height)  # top-aligned in its room
+
     def _show_hand(self) -> None:
         self.hand_row.clear_widgets()
+        self.hand_row.height = 0  # no room taken when there is no hand to show
         game = self.game
         if game is None or game.setup.deck is None:
             return
         player = game.state.to_move
         if player is None or game.is_computer(player):
             return
+        self.hand_row.height = TOUCH
         if not self.cards_visible:
             self.hand_row.add_widget(WrapLabel(tr("{name}: tap My cards to see your hand.", name=player),
-                                               font_size=sp(15)))
+                                               font_size=READABLE))
             return
         for card in game.state.known_hand(player):
             self.hand_row.add_widget(BigButton(str(card), height=TOUCH, font_size=FONT))
