@@ -82,10 +82,14 @@ def test_replay_text_shows_the_outcome_penalties_and_board() -> None:
     text = replay_text(won_game())
     assert "Won by Ann with 10 11 12 13 14" in text
     assert "Penalty at action 4: Ben, discard-out-of-turn" in text
-    board = text.splitlines()[-11:]
+    board = text.splitlines()[-10:]
     assert board[1].split() == ["Ann"] * 5 + ["15", "16", "17", "18", "19"]
     assert board[9].split()[5] == "Ben"
-    assert board[10] == "Pegs: Ann = Ann, Ben = Ben"
+    assert "Pegs:" not in text  # the names are whole: no legend needed
+    longer = dict(won_game(), players=["Annabel", "Ben"])
+    longer["hands"] = {"Annabel": longer["hands"]["Ann"], "Ben": longer["hands"]["Ben"]}
+    longer["actions"] = [dict(a, by="Annabel") if a["by"] == "Ann" else a for a in longer["actions"]]
+    assert replay_text(longer).splitlines()[-1] == "Pegs: Ann = Annabel"
 
 
 def test_board_labels_stay_unique_when_names_share_a_beginning() -> None:
@@ -178,3 +182,70 @@ def test_the_documented_example_record_replays() -> None:
     out = replay_json(example)
     assert out["pegs"] == {"41": "Cat", "58": "Ben", "63": "Ann"} and out["to_move"] == "Ann"
     assert out["hands"] == {"Ann": 4, "Ben": 0, "Cat": 0, "Dan": 0} and out["penalties"] == []
+    shown = text.index('{"status": "playing"')
+    assert json.loads(text[shown : text.index("\n", shown)]) == out  # the page shows the real output
+
+
+def test_the_issue_example_refusal_says_why_57_is_in_the_deck() -> None:
+    """By the seed, a card drawn out of turn "is displayed ... and then cut into the deck at random":
+    Ann no longer holds 57 at action 2. The reason names the penalty that put it back."""
+    with pytest.raises(InvalidRecordError) as info:
+        replay_json(ISSUE_EXAMPLE)
+    assert info.value.where == "action 2"
+    assert info.value.reason == (
+        "Ann plays 57 on square 63: card 57 is in the deck: it was shown and cut back in after "
+        "Ann's draw out of turn at action 1")
+
+
+def test_replay_json_of_a_tie_every_card_drawn_and_discarded() -> None:
+    """Ann and Ben draw and discard all 100 cards (as the table says them) without a peg: a tie."""
+    actions: list[dict[str, Any]] = []
+    for pair in range(50):
+        ann, ben = 2 * pair, 2 * pair + 1
+        actions += [{"by": "Ann", "do": "draw", "card": ann}, {"by": "Ben", "do": "draw", "card": ben},
+                    {"by": "Ann", "do": "discard", "card": ann}, {"by": "Ben", "do": "discard", "card": ben}]
+    record = {"format": "table99/board99", "version": 1, "players": ["Ann", "Ben"], "actions": actions}
+    assert replay_json(record) == {
+        "status": "tie", "winners": [], "line": [], "to_move": None, "hands": {"Ann": 0, "Ben": 0},
+        "deck": 0, "pegs": {}, "out": [], "penalties": []}
+    assert "Tie" in replay_text(record)
+
+
+def _fill_squares_50_up(players: list[str]) -> list[dict[str, Any]]:
+    """A 5of99 real-table game on the rows layout: the players fill squares 50..99 with cards
+    0..49 (never five in a row for one player), playing and drawing in turn."""
+    from rules.board99 import GameState, apply
+
+    state = GameState.new(make_setup(players, ruleset="5of99", layout="rows"))
+    actions: list[dict[str, Any]] = []
+    cards = iter(range(50))
+    while len(state.pegs) < 50:
+        who = state.to_move
+        assert who is not None
+        if state.hand_count(who) < 4:
+            action: Any = Draw(who)
+        else:
+            card = next(cards)
+            square = next(sq for sq in range(50, 100) if sq not in state.pegs
+                          and apply(state, Play(who, card, sq))[0].outcome is None)
+            action = Play(who, card, square)
+        state, _ = apply(state, action)
+        actions.append({"by": who, "do": "draw"} if isinstance(action, Draw)
+                       else {"by": who, "do": "play", "card": action.card, "square": action.square})
+    return actions
+
+
+def test_replay_json_lists_players_out_and_the_last_side_left_wins_with_no_line() -> None:
+    """At a real table the 5of99 players show their dead hands; "out" lists them in seat order and
+    the last player left wins without a line."""
+    actions = _fill_squares_50_up(["Ann", "Ben", "Cat"])
+    record = {"format": "table99/board99", "version": 1, "ruleset": "5of99", "layout": "rows",
+              "players": ["Ann", "Ben", "Cat"], "actions": actions}
+    state, _ = replay(record_from_json(record))
+    cat = {"by": "Cat", "do": "reveal-dead-hand", "cards": list(range(60, 60 + state.hand_count("Cat")))}
+    ann = {"by": "Ann", "do": "reveal-dead-hand", "cards": list(range(70, 70 + state.hand_count("Ann")))}
+    playing = replay_json(dict(record, actions=[*actions, cat]))
+    assert playing["status"] == "playing" and playing["out"] == ["Cat"] and playing["hands"]["Cat"] == 0
+    over = replay_json(dict(record, actions=[*actions, cat, ann]))
+    assert over["status"] == "won" and over["winners"] == ["Ben"] and over["line"] == []
+    assert over["to_move"] is None and over["out"] == ["Ann", "Cat"]

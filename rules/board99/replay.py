@@ -46,7 +46,9 @@ def board_text(state: GameState) -> str:
     for row in state.setup.layout.rows():
         cells = [labels[pegs[n]].rjust(width) if n in pegs else str(n).rjust(width) for n in row]
         rows.append(" ".join(cells))
-    rows.append("Pegs: " + ", ".join(f"{label} = {p}" for p, label in labels.items()))
+    shortened = {p: label for p, label in labels.items() if label != p}
+    if shortened:  # a legend only where a label is not the player's whole name
+        rows.append("Pegs: " + ", ".join(f"{label} = {p}" for p, label in shortened.items()))
     return "\n".join(rows)
 
 

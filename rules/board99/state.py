@@ -255,9 +255,20 @@ def _where_is(state: GameState, card: int, seat: int) -> str | None:
     for other, hand in enumerate(state.hands):
         if other != seat and card in hand.known:
             return f"card {card} is known to be in {state.setup.players[other]}'s hand"
-    if card in state.in_deck or (state.deck is not None and card in state.deck):
+    if card in state.in_deck:
+        return f"card {card} is in the deck: {_why_in_deck(state, card)}"
+    if state.deck is not None and card in state.deck:
         return f"card {card} is in the deck"
     return None
+
+
+def _why_in_deck(state: GameState, card: int) -> str:
+    """Which penalty showed ``card`` and cut it back into the deck (the seed's draw penalties)."""
+    for penalty in reversed(state.penalties):
+        if penalty.card == card and penalty.offence in ("draw-out-of-turn", "illegal-draw"):
+            offence = penalty.offence.replace("-", " ")
+            return f"it was shown and cut back in after {penalty.by}'s {offence} at action {penalty.action}"
+    return "it was shown and cut back in"
 
 
 def _check_holds(state: GameState, action: Action, seat: int, card: int) -> None:
