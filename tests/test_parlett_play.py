@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -208,3 +209,52 @@ def test_a_played_deal_is_accepted_and_scored_by_the_scorer(name: str, seed: int
     entry = DealEntry(bids, {h: final.tricks_won[i] for i, h in enumerate(hands)})  # type: ignore[arg-type]
     scored = sheet.add(entry).deals[-1].score
     assert scored.made == {h: bids[h].fulfilled(final.tricks_won[i]) for i, h in enumerate(hands)}  # type: ignore[union-attr]
+
+
+def _reshuffle_hidden(state: PlayState, seat: int, rng: random.Random) -> PlayState:
+    """The same deal as ``seat``'s controller sees it, with everything hidden from him dealt anew:
+    the other hands and their bid cards, and the two-player dummy's bid cards, which "remain face
+    down and unseen till end of play" (the seed). The dummy's hand is face up once bids are made."""
+    me = state.controller(seat)
+    visible = {me}
+    if state.variant.has_dummy:
+        visible.add(state.seats - 1)  # the dummy's hand lies face up (its bid cards do not)
+    hidden_hands = [s for s in range(state.seats) if s not in visible]
+    hidden_bids = [s for s in range(state.seats) if s != me]
+    pool = [c for s in hidden_hands for c in state.hands[s]]
+    pool += [c for s in hidden_bids for c in state.bid_cards[s] or ()]
+    rng.shuffle(pool)
+    hands, bids = list(state.hands), list(state.bid_cards)
+    for s in hidden_hands:
+        hands[s], pool = tuple(pool[:len(hands[s])]), pool[len(hands[s]):]
+    for s in hidden_bids:
+        size = len(bids[s] or ())
+        bids[s], pool = tuple(pool[:size]), pool[size:]
+    return replace(state, hands=tuple(hands), bid_cards=tuple(bids))
+
+
+@pytest.mark.parametrize("name", ["two", "three", "four"])
+def test_play_decisions_do_not_change_when_hidden_cards_change(name: str) -> None:
+    """The board game's fairness test: what a player cannot see must not change what he plays.
+    Two players: whoever plays from the dummy sees its hand but not its bid cards."""
+    variant = VARIANTS[name]
+    checked = dummy_checked = dummy_bid_changed = 0
+    for seed in range(30):
+        state = _bid_all(deal(variant, seed=seed, dealer=seed % variant.players, trump=Trump.HEARTS))
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, variant.tricks * variant.hands - 1)):
+            state = state.play(smart_player(view_for(state, state.to_play), rng))  # type: ignore[arg-type]
+        seat = state.to_play
+        assert seat is not None
+        decision = smart_player(view_for(state, seat), random.Random(seed))
+        for k in range(3):
+            other = _reshuffle_hidden(state, seat, random.Random(100 + k))
+            assert view_for(other, seat) == view_for(state, seat)
+            assert smart_player(view_for(other, seat), random.Random(seed)) == decision
+            checked += 1
+            if variant.has_dummy and seat == state.seats - 1:
+                dummy_checked += 1
+                dummy_bid_changed += other.bid(seat) != state.bid(seat)
+    assert checked == 90
+    if variant.has_dummy:
+        assert dummy_checked >= 6 and dummy_bid_changed >= 3  # the dummy's hidden bid really varied

@@ -1,7 +1,8 @@
 """Computer players: choose bid cards, then play to win exactly that many tricks.
 
 A player sees only a :class:`SeatView` (its own hand, the trick, what has been played, its own
-bid, the trump and tricks won), never the whole :class:`PlayState`, so hidden cards cannot leak.
+bid, the trump and tricks won, the two-player dummy's face-up hand), never the whole
+:class:`PlayState`, so hidden cards cannot leak (nor the dummy's face-down bid).
 
 Bidding: every choice of three bid cards (220 for twelve cards) leaves nine to play; a simple
 hand evaluation (aces, guarded kings, trump length) estimates their tricks and the choice whose bid
@@ -39,17 +40,25 @@ class SeatView:
     tricks_left: int  # including the current trick
     seats_to_play_after: int
     state_rules: PlayState  # used only for card semantics (suit_of, strength, winner) of visible cards
+    playing_for: int = -1  # the seat whose contract the play serves: itself, or the dummy's controller
+    exposed: tuple[Card, ...] = ()  # cards face up on the table: the two-player dummy's hand
 
 
 def view_for(state: PlayState, seat: int) -> SeatView:
-    bid = state.bid(seat)
+    """What the player deciding for ``seat`` may know. The two-player dummy's bid cards "remain face
+    down and unseen till end of play" (the seed), so whoever plays from the dummy sees its hand but
+    not its bid: his view carries his own contract (target, tricks won) and he plays the dummy's
+    cards for it. The dummy's hand is face up for both live players once the bids are made."""
+    me = state.controller(seat)
+    bid = state.bid(me)
     target = bid.tricks if bid is not None else frozenset({0})
     played = tuple(c for trick in state.played for _, c in trick)
     order = state.order()
     after = len(order) - len(state.trick) - 1
+    exposed = state.hands[-1] if state.variant.has_dummy and not state.bidding else ()
     return SeatView(seat, state.hands[seat], state.legal() if state.to_play == seat else (), state.trick,
-                    played, target, state.tricks_won[seat], state.variant.tricks - len(state.played), after,
-                    _semantics_only(state))
+                    played, target, state.tricks_won[me], state.variant.tricks - len(state.played), after,
+                    _semantics_only(state), me, exposed)
 
 
 def _semantics_only(state: PlayState) -> PlayState:
@@ -137,7 +146,7 @@ def _is_master(view: SeatView, card: Card) -> bool:
     """No unseen card of its suit (or trump) can beat it."""
     rules = view.state_rules
     suit = rules.suit_of(card)
-    seen = set(view.played) | set(view.hand) | {c for _, c in view.trick}
+    seen = set(view.played) | set(view.hand) | set(view.exposed) | {c for _, c in view.trick}
     for other in rules.variant.pack:
         if other in seen or other.is_joker:
             continue
@@ -147,6 +156,8 @@ def _is_master(view: SeatView, card: Card) -> bool:
 
 
 def choose_card(view: SeatView) -> Card:
+    if view.playing_for not in (-1, view.seat):
+        return _play_from_dummy(view)
     rules = view.state_rules
     legal = sorted(view.legal, key=rules.strength)
     target = max((t for t in view.target if t >= view.won), default=min(view.target))
@@ -175,6 +186,24 @@ def choose_card(view: SeatView) -> Card:
         if safe:
             return safe[0]
     return legal[0]
+
+
+def _play_from_dummy(view: SeatView) -> Card:
+    """The dummy's card for the live player playing it, who does not know the dummy's bid: the
+    dummy keeps out of the way while he still needs tricks (lead low so he can win third; shed its
+    highest card that loses) and takes the tricks he no longer wants once his bid is made."""
+    rules = view.state_rules
+    legal = sorted(view.legal, key=rules.strength)
+    target = max((t for t in view.target if t >= view.won), default=min(view.target))
+    if not view.trick:
+        return legal[0] if target > view.won else legal[-1]
+    losers = [c for c in legal if not _winning_now(view, c)]
+    if target > view.won:
+        return losers[-1] if losers else legal[0]
+    winners = [c for c in legal if c not in losers]
+    if not winners:
+        return legal[0]
+    return winners[0] if view.seats_to_play_after == 0 else winners[-1]
 
 
 # -- whole deals for practice and the benchmark ---------------------------------------------------
