@@ -443,3 +443,110 @@ def test_two_players_dummy_rule_carry_or_hard_score_double_is_chosen_and_shown(u
         assert any("Ann carries 100 forward" in t for t in shown)
     assert role(manager.current_screen, "total", "Ann").text == "0"  # game 2 has begun
     assert any(f"rubber {238 + game.carried['Ann']}" in t for t in shown)
+
+
+def _buttons(root: Any) -> list[Any]:
+    from kivy.uix.button import Button
+    from kivy.uix.togglebutton import ToggleButton
+
+    return [w for w in walk(root) if isinstance(w, Button) and not isinstance(w, ToggleButton) and w.text]
+
+
+def test_portrait_buttons_are_the_apps_big_buttons_and_shrink_until_the_longest_word_fits(ui: Any) -> None:
+    """360 px wide, German: "keine Ansage" in a narrow column must not break as "Ansag-e"."""
+    from app.ui.widgets import MIN_FONT, BigButton, text_width
+
+    i18n.set_language("de")
+    try:
+        game_ui, _, manager = build()
+        ui.resize(360, 600)
+        tap(start_three(ui, manager, game_ui).start_button)
+        frames(3)
+        screens = [manager.current_screen]
+        game_ui.session.add_deal(SMALL)
+        game_ui.show_totals()
+        frames(3)
+        screens.append(manager.current_screen)
+        checked = 0
+        for screen in screens:
+            for b in _buttons(screen):
+                assert isinstance(b, BigButton), b.text
+                if b.markup:
+                    continue
+                widest = max(text_width(w, b.font_size, b.font_name, b.bold) for w in b.text.split())
+                assert widest <= b.width - 8 or b.font_size <= MIN_FONT, (b.text, b.width, b.font_size)
+                checked += 1
+        premium = role(screens[0], "premium", "Ann")
+        assert premium.text == "keine Ansage" and premium.font_size < premium._base_font  # it did shrink
+        assert checked >= 10
+    finally:
+        i18n.set_language("en")
+
+
+def _luminance(rgb: Any) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a: Any, b: Any) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_gold_buttons_are_drawn_gold_with_readable_text(ui: Any) -> None:
+    """The screenshot's pixels, not just the property: gold used to tint Kivy's grey button image
+    and came out dark brown."""
+    from PIL import Image
+
+    from app.ui.parlett.common import ACCENT
+
+    game_ui, _, manager = build()
+    tap(start_three(ui, manager, game_ui).start_button)
+    deal = manager.current_screen
+    for hand in ("Ann", "Ben", "Cat"):
+        deal.set_bid(hand, 3)
+    set_tricks(manager, {"Ann": 3, "Ben": 3, "Cat": 3})
+    frames(2)
+    shots = [(ui.screenshot("parlett-deal"), deal.score_button)]
+    tap(deal.score_button)
+    frames(3)
+    shots.append((ui.screenshot("parlett-totals-gold"), role(manager.current_screen, "next")))
+    for path, b in shots:
+        image = Image.open(path).convert("RGB")
+        x, y = b.to_window(b.x + 6, b.center_y)
+        pixel = [c / 255 for c in image.getpixel((round(x), image.height - round(y)))]
+        assert all(abs(p - a) < 0.06 for p, a in zip(pixel, ACCENT, strict=False)), (b.text, pixel)
+        assert _contrast(b.color, pixel) >= 4.5, (b.text, b.color)
+
+
+def test_screens_are_painted_by_the_shared_background_helper(ui: Any) -> None:
+    from app.ui.parlett.common import BACKGROUND, PANEL
+
+    game_ui, _, manager = build()
+    tap(start_three(ui, manager, game_ui).start_button)
+    deal = manager.current_screen
+    assert tuple(deal.root_box._background_colour.rgba) == BACKGROUND  # set by widgets.Background.paint
+    game_ui.session.add_deal(SMALL)
+    game_ui.show_totals()
+    frames(2)
+    panels = [w for w in walk(manager.current_screen) if hasattr(w, "_background_colour")]
+    assert any(tuple(p._background_colour.rgba) == PANEL for p in panels)
+
+
+def test_chart_keeps_every_line_visible_when_totals_are_equal(ui: Any) -> None:
+    from app.ui.parlett.chart import TotalsChart
+
+    chart = ui.show(TotalsChart(size=(800, 480)))
+    chart.set_series({"Ann": [0, 10, 20, 30], "Ben": [0, 5, 5, 12], "Cat": [0, 5, 5, 12]})
+    frames(2)
+    ann, ben, cat = (chart.drawn[h] for h in ("Ann", "Ben", "Cat"))
+    for i in range(1, len(ben), 2):  # y of every point: equal totals are drawn apart, thicker than a line
+        assert abs(ben[i] - cat[i]) >= 5
+    assert len({ann[1], ben[1], cat[1]}) == 3  # all three start at 0, and all three show
+    assert ann[2:] == chart.points_for([0, 10, 20, 30])[2:]  # a total nobody shares is drawn where it is
+    assert abs((ben[3] + cat[3]) / 2 - chart.points_for([0, 5])[3]) < 1e-6  # spread around the true value
+    assert set(chart.lines) == {"Ann", "Ben", "Cat"}
+    ui.screenshot("parlett-chart-equal-totals")

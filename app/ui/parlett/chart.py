@@ -18,14 +18,21 @@ if TYPE_CHECKING:
     from app.ui.parlett import ParlettUI
 
 
+SPREAD = 8  # px between lines drawn for equal totals: a line (2.5 px wide) and a clear gap
+
+
 class TotalsChart(Widget):
-    """One line per hand through its rubber total after each deal (0 before the first)."""
+    """One line per hand through its rubber total after each deal (0 before the first).
+
+    Where several hands have the same total the lines would lie on top of each other and hide all
+    but the last drawn, so equal points are spread apart vertically, centred on the true value."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.series: dict[str, list[int]] = {}
         self.game_ends: list[int] = []  # deal numbers after which a game ended (drawn as rules)
         self.lines: dict[str, Line] = {}
+        self.drawn: dict[str, list[float]] = {}  # the points as drawn, after spreading equal totals
         self.bind(pos=lambda *_: self.redraw(), size=lambda *_: self.redraw())
 
     def set_series(self, series: dict[str, list[int]], game_ends: list[int] | None = None) -> None:
@@ -45,10 +52,25 @@ class TotalsChart(Widget):
             points += [self.x + pad + width * i / steps, self.y + pad + height * (v - low) / (high - low)]
         return points
 
+    def spread_points(self) -> dict[str, list[float]]:
+        """Each series' points, with hands that share a total at a deal spread ``SPREAD`` apart."""
+        drawn = {hand: self.points_for(values) for hand, values in self.series.items()}
+        length = max((len(v) for v in self.series.values()), default=0)
+        for i in range(length):
+            groups: dict[int, list[str]] = {}
+            for hand, values in self.series.items():
+                if i < len(values):
+                    groups.setdefault(values[i], []).append(hand)
+            for hands in groups.values():
+                for j, hand in enumerate(hands):
+                    drawn[hand][2 * i + 1] += (j - (len(hands) - 1) / 2) * SPREAD
+        return drawn
+
     def redraw(self) -> None:
         self.canvas.clear()
         self.clear_widgets()
         self.lines = {}
+        self.drawn = self.spread_points()
         with self.canvas:
             Color(0.07, 0.17, 0.11, 1)
             Rectangle(pos=self.pos, size=self.size)
@@ -62,9 +84,9 @@ class TotalsChart(Widget):
                     x = self.points_for([0] * length)[2 * end] if end < length else None
                     if x is not None:
                         Line(points=[x, self.y + 30, x, self.top - 30], width=1, dash_length=6, dash_offset=4)
-            for index, (hand, values) in enumerate(self.series.items()):
+            for index, hand in enumerate(self.series):
                 Color(*PLAYER_COLOURS[index % len(PLAYER_COLOURS)])
-                points = self.points_for(values)
+                points = self.drawn[hand]
                 if len(points) >= 4:
                     self.lines[hand] = Line(points=points, width=2.5)
                 for px, py in zip(points[::2], points[1::2], strict=True):

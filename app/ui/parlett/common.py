@@ -1,7 +1,7 @@
 """Small widgets for the Parlett screens: big buttons and labels readable across a card table.
 
-Kept here rather than borrowed so this package depends only on the foundation. Suit symbols are
-drawn with DejaVu Sans (shipped with Kivy) because Roboto has no ♣♥♠♦.
+Buttons and backgrounds are the app's own (``app.ui.widgets``) in the card-table colours; suit
+symbols are drawn with DejaVu Sans (shipped with Kivy) because Roboto has no ♣♥♠♦.
 """
 
 from __future__ import annotations
@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from kivy.graphics import Color, Rectangle
 from kivy.metrics import sp
-from kivy.uix.button import Button
 from kivy.uix.label import Label
 
 from app.i18n import tr
+from app.ui.widgets import MUTED, Background, BigButton
 from rules.parlett.match import GameResult
 from rules.parlett.scoring import Trump
 
@@ -22,7 +21,8 @@ TOUCH = 48
 SYMBOL_FONT = "DejaVuSans"
 BACKGROUND = (0.10, 0.24, 0.16, 1)  # card-table green
 PANEL = (0.14, 0.30, 0.20, 1)
-ACCENT = (0.85, 0.65, 0.15, 1)
+ACCENT = (0.85, 0.65, 0.15, 1)  # gold: the main action (a flat fill, not tinting a grey image)
+ON_ACCENT = (0.08, 0.08, 0.06, 1)  # text on gold: contrast about 8:1 (white on gold is 2:1)
 WARNING = (0.85, 0.30, 0.15, 1)
 GOOD = (0.35, 0.80, 0.40, 1)
 RED_SUIT = (0.95, 0.35, 0.35, 1)
@@ -61,31 +61,30 @@ def trump_symbol(trump: Trump | None) -> str:
 
 
 def paint(widget: Any, rgba: Sequence[float] = BACKGROUND) -> None:
-    """A flat colour behind ``widget`` that follows its size."""
-    with widget.canvas.before:
-        colour = Color(*rgba)
-        rect = Rectangle(pos=widget.pos, size=widget.size)
-
-    def follow(*_: Any) -> None:
-        rect.pos, rect.size = widget.pos, widget.size
-
-    widget.bind(pos=follow, size=follow)
-    widget._paint_colour = colour
+    """The app's :meth:`Background.paint`, card-table green unless told otherwise."""
+    Background.paint(widget, rgba)
 
 
 def button(text: str, on_press: Callable[[], Any] | None = None, *, font: float = 20,
-           symbols: bool = False, **kwargs: Any) -> Button:
+           symbols: bool = False, accent: bool = False, **kwargs: Any) -> BigButton:
+    """The app's :class:`BigButton` (flat colour, wraps between words, and shrinks its font until
+    the longest word fits, so "Ansage" is never broken in a 360 px portrait column), sized by the
+    layout unless a height is given; ``accent`` makes it the gold main action."""
+    kwargs.setdefault("size_hint_y", 1)
     kwargs.setdefault("size_hint_min_y", TOUCH)
-    kwargs.setdefault("halign", "center")
-    kwargs.setdefault("valign", "middle")
-    b = Button(text=text, font_size=sp(font), **kwargs)
-    # wrap long labels (German is longer) inside the button instead of spilling over its neighbours
-    b.bind(size=lambda w, s: setattr(w, "text_size", (max(1, s[0] - 8), None)))
     if symbols:
-        b.font_name = SYMBOL_FONT
-    if on_press is not None:
-        b.bind(on_release=lambda *_: on_press())
+        kwargs["font_name"] = SYMBOL_FONT
+    b = BigButton(text, on_press, font_size=sp(font), **kwargs)
+    b.normal_color = tuple(b.color)
+    if accent:
+        highlight(b, True)
     return b
+
+
+def highlight(b: Any, on: bool) -> None:
+    """Gold with dark text (white on gold is hard to read), or back to the plain button."""
+    b.background_color = ACCENT if on else MUTED
+    b.color = ON_ACCENT if on else b.normal_color
 
 
 def label(text: str, *, font: float = 20, color: Sequence[float] = WHITE, symbols: bool = False,

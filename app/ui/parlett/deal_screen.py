@@ -25,6 +25,7 @@ from app.ui.parlett.common import (
     TOUCH,
     WARNING,
     button,
+    highlight,
     label,
     paint,
     suit_colour,
@@ -142,7 +143,7 @@ class TurnUpPad(ModalView):
     def pick_rank(self, rank: str) -> None:
         self.rank = rank
         for name, b in self.rank_buttons.items():
-            b.background_color = ACCENT if name == rank else (1, 1, 1, 1)
+            highlight(b, name == rank)
 
     def done(self, card: str) -> None:
         if card:
@@ -393,8 +394,8 @@ class DealScreen(Screen):
                 choices.append(Trump.NINES)
             for t in choices:
                 tb = button(trump_symbol(t), lambda t=t: self.choose_trump(t), font=26, symbols=True,
-                            color=suit_colour(t.value) if t.suit else (1, 1, 1, 1),
-                            background_color=ACCENT if t is self.chosen_trump else (1, 1, 1, 1))
+                            color=suit_colour(t.value) if t.suit else (1, 1, 1, 1))
+                highlight(tb, t is self.chosen_trump)
                 tb.role = f"trump-{t.value}"
                 extra.add_widget(tb)
         if table.variant.name == "original":
@@ -426,7 +427,7 @@ class DealScreen(Screen):
         if extra.children and not portrait:
             bottom.add_widget(extra)
         action = tr("Save correction") if self.editing is not None else tr("Score this deal")
-        self.score_button = button(action, self.submit, background_color=ACCENT, disabled=problem is not None)
+        self.score_button = button(action, self.submit, accent=True, disabled=problem is not None)
         bottom.add_widget(self.score_button)
         box.add_widget(bottom)
 

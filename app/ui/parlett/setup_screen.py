@@ -13,7 +13,7 @@ from kivy.uix.togglebutton import ToggleButton
 
 from app.i18n import tr
 from app.parlett_game import EntryRejected, check_variant_options
-from app.ui.parlett.common import ACCENT, TOUCH, WARNING, button, label, paint
+from app.ui.parlett.common import TOUCH, WARNING, button, label, paint
 from rules.parlett.variants import VARIANTS
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ class SetupScreen(Screen):
         root.add_widget(self.error)
         bottom = BoxLayout(size_hint_y=None, height=58, spacing=8)
         bottom.add_widget(button(tr("Back"), ui.go_home))
-        self.start_button = button(tr("Start"), self.start, background_color=ACCENT)
+        self.start_button = button(tr("Start"), self.start, accent=True)
         bottom.add_widget(self.start_button)
         root.add_widget(bottom)
         self.add_widget(root)

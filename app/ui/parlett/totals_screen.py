@@ -114,11 +114,11 @@ class TotalsScreen(Screen):
         bottom.add_widget(button(tr("Export"), self.export))
         if sheet.over:
             bottom.add_widget(button(tr("Result"), lambda: self.ui.go("parlett-winner"),
-                                     background_color=ACCENT))
+                                     accent=True))
         else:
             trump = sheet.next_trump
             text = tr("Next deal: {dealer}, {trump}", dealer=sheet.next_dealer, trump=trump_name(trump))
-            nxt = button(text, self.ui.next_deal, background_color=ACCENT, font=17)
+            nxt = button(text, self.ui.next_deal, accent=True, font=17)
             nxt.role = "next"
             bottom.add_widget(nxt)
         box.add_widget(bottom)
