@@ -53,6 +53,8 @@ def records(draw) -> dict:  # type: ignore[no-untyped-def, type-arg]
     options = {}
     if name != "original" and draw(st.booleans()):
         options["new_game_trump"] = "continue"
+    if variant.has_dummy and draw(st.booleans()):
+        options["dummy_bonus"] = "double"
     deals = draw(st.lists(deal_json(name, hands, players), max_size=14))
     return {"format": "table99/parlett", "version": 1, "variant": name, "options": options,
             "players": players, "dealer": draw(st.sampled_from(players)), "deals": deals}
@@ -94,6 +96,11 @@ def test_every_deal_hands_out_exactly_the_tricks_played_and_totals_add_up(record
             assert max(d.score.total.values()) <= 99
         for h, v in d.score.total.items():
             running[h] += v
+    for g in sheet.games:
+        if g.dummy_bonus == "double":  # hard score: the winner's margin over the other live player doubles
+            winner, loser = g.winners[0], next(p for p in sheet.table.players if p != g.winners[0])
+            margin = g.totals[winner] + g.premiums[winner] - g.totals[loser] - g.premiums[loser]
+            assert g.final[winner] - g.final[loser] == 2 * margin > 0
     games_final = sum(sum(g.final.values()) for g in sheet.games)
     games_play = sum(sum(g.totals.values()) for g in sheet.games)
     assert sum(sheet.rubber_totals.values()) == sum(running.values()) + games_final - games_play
