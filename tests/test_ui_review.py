@@ -68,6 +68,11 @@ def test_board_game_buttons_never_break_a_german_word(ui: Any, german: None) -> 
     for button in buttons:
         assert words_fit(button), (button.text, button.font_size, button.width)
         assert button.font_size >= MIN_FONT and button.height >= 48 and button.width >= 48
+    screen.draw()  # Annegret draws: Undo now names it, in the same words as the buttons
+    frames(2)
+    assert screen.undo_button.text == "Rückgängig: Annegret ZIEHEN" and not screen.undo_button.disabled
+    assert words_fit(screen.undo_button) and screen.undo_button.font_size >= MIN_FONT
+    ui.screenshot("review-board99-undo-de")
 
 
 def parlett_in_german(ui: Any, width: int, height: int) -> tuple[Any, Any]:

@@ -83,7 +83,9 @@ class Background:
 class BigButton(Button):
     """A button no smaller than a fingertip, with a readable label."""
 
-    def __init__(self, text: str = "", on_press: Callable[[], Any] | None = None, **kwargs: Any) -> None:
+    def __init__(self, text: str = "", on_press: Callable[[], Any] | None = None, *, fit_height: bool = False,
+                 **kwargs: Any) -> None:
+        self.fit_height = fit_height  # also shrink until every line fits the height (a changing label)
         kwargs.setdefault("font_size", FONT)
         kwargs.setdefault("size_hint_y", None)
         kwargs.setdefault("height", max(TOUCH, kwargs.get("height", 64)))
@@ -107,6 +109,8 @@ class BigButton(Button):
             return
         size = self._base_font
         while size > MIN_FONT and max(text_width(w, size, self.font_name, self.bold) for w in words) > room:
+            size -= 1
+        while self.fit_height and size > MIN_FONT and text_height(self.text, size, room) > self.height - 4:
             size -= 1
         self.font_size = size
 

@@ -173,12 +173,13 @@ class GameScreen(Screen):
         bottom = BoxLayout(size_hint_y=None, height=TOUCH, spacing=5)
         # Undo names what it takes back ("Undo: Ann PLAY 57"), so it gets the most room.
         self.undo_button = BigButton(tr("Undo"), on_press=self.ask_undo, height=TOUCH, size_hint_x=1.6,
-                                     font_size=sp(17))
+                                     font_size=sp(17), fit_height=True)
         self.cards_button = BigButton(tr("My cards"), on_press=self.toggle_cards, height=TOUCH)
         self.menu_button = BigButton(tr("Home"), on_press=self.leave, height=TOUCH)
         for button in (self.undo_button, self.cards_button, self.menu_button):
             bottom.add_widget(button)
         panel.add_widget(bottom)
+        self.bottom = bottom
         root.add_widget(panel)
         self.panel = panel
         self.add_widget(root)
@@ -203,6 +204,12 @@ class GameScreen(Screen):
         if isinstance(source, SimulatedBoard) and not game.actions:
             source.clear()  # a new game on the simulated board starts with an empty board
         self._event = Clock.schedule_interval(self.pump, 1 / 30)
+        # My cards only where the app deals (a computer plays); with real cards Undo takes its room.
+        digital = game.setup.deck is not None
+        if digital and self.cards_button.parent is None:
+            self.bottom.add_widget(self.cards_button, index=1)
+        elif not digital and self.cards_button.parent is not None:
+            self.bottom.remove_widget(self.cards_button)
         self.who.clear_widgets()
         self.who.buttons = {}
         self.who.add_widget(WrapLabel(tr("By:"), font_size=sp(15), size_hint=(0.3, 1), valign="middle"))
