@@ -80,7 +80,7 @@ def spoken(event: Any) -> bool:
 
 
 def health_text(health: SourceHealth) -> str:
-    """The board source's state for the status line, with the driver's own detail (English)."""
+    """The board source's state for the status line, with the driver's own sentence, translated."""
     states = {
         HealthState.STARTING: tr("starting"),
         HealthState.CONNECTED: tr("connected"),
@@ -89,4 +89,5 @@ def health_text(health: SourceHealth) -> str:
         HealthState.STOPPED: tr("stopped"),
     }
     text = tr("Board: {state}", state=states[health.state])
-    return f"{text} ({health.detail})" if health.detail else text
+    detail = health.text(tr)
+    return f"{text} ({detail})" if detail else text
