@@ -22,7 +22,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from firmware_bridge import protocol
-from hardware.board_source import HOLES, BoardReading, BoardSource, HealthState, SourceHealth
+from hardware.board_source import (
+    HOLES,
+    BoardReading,
+    BoardSource,
+    HealthMessage,
+    HealthState,
+    SourceHealth,
+    health_message,
+)
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +51,19 @@ class SerialLike(Protocol):
     def close(self) -> None: ...
 
 
-class LinkDead(Exception):
+class _LinkProblem(Exception):
+    """A link problem whose sentence the app can translate (``message``)."""
+
+    def __init__(self, message: HealthMessage) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
+class LinkDead(_LinkProblem):
     """No valid frame for too long: the board hangs, or the cable is gone."""
 
 
-class VersionMismatch(Exception):
+class VersionMismatch(_LinkProblem):
     """The board speaks another major version of the protocol."""
 
 
@@ -166,25 +182,25 @@ class SerialBoardSource(BoardSource):
             try:
                 self._session()
             except VersionMismatch as exc:
-                self._set_health(SourceHealth(HealthState.ERROR, str(exc)))
+                self._set_health(SourceHealth(HealthState.ERROR, message=exc.message))
             except LinkDead as exc:
-                self._lost(str(exc))
+                self._lost(exc.message)
             except Exception as exc:  # pyserial, OS, or a bug: never into the app
                 self._lost(self._describe(exc))
             finally:
                 self._close()
             self._stopping.wait(self.retry_interval)
 
-    def _lost(self, detail: str) -> None:
+    def _lost(self, problem: HealthMessage) -> None:
         state = HealthState.LOST if self._ever_connected else HealthState.STARTING
-        self._set_health(SourceHealth(state, f"{detail}; retrying"))
+        self._set_health(SourceHealth(state, message=health_message("{problem}; retrying", problem=problem)))
 
-    def _describe(self, exc: Exception) -> str:
+    def _describe(self, exc: Exception) -> HealthMessage:
         if isinstance(exc, FileNotFoundError) or "No such file" in str(exc):
-            return f"no board at {self.port}"
+            return health_message("no board at {port}", port=self.port)
         if isinstance(exc, ImportError):
-            return "pyserial is not installed (pip install 'table99[serial]')"
-        return f"{self.port}: {exc}"
+            return health_message("pyserial is not installed (pip install 'table99[serial]')")
+        return health_message("{port}: {reason}", port=self.port, reason=str(exc))
 
     def _close(self) -> None:
         with self._write_lock:
@@ -222,8 +238,11 @@ class SerialBoardSource(BoardSource):
     def _watchdog(self, session: _Session, now: float) -> None:
         silent = now - session.last_valid
         if silent > self.heartbeat_timeout:
-            what = "no heartbeat from the board" if session.connected else "no answer from the board"
-            raise LinkDead(f"{what} on {self.port} for {silent:.1f} s")
+            if session.connected:
+                raise LinkDead(health_message("no heartbeat from the board on {port} for {seconds} s",
+                                              port=self.port, seconds=f"{silent:.1f}"))
+            raise LinkDead(health_message("no answer from the board on {port} for {seconds} s",
+                                          port=self.port, seconds=f"{silent:.1f}"))
         if self.board is None and now - session.asked_hello > self.handshake_timeout:
             self._send(protocol.HelloRequest())
             session.asked_hello = now
@@ -250,12 +269,13 @@ class SerialBoardSource(BoardSource):
 
     def _hello(self, hello: protocol.Hello, session: _Session, now: float) -> None:
         if hello.major != protocol.PROTOCOL_MAJOR:
-            raise VersionMismatch(
-                f"the board on {self.port} speaks protocol {hello.major}.{hello.minor}, this app speaks "
-                f"{protocol.PROTOCOL_MAJOR}.{protocol.PROTOCOL_MINOR}: flash matching firmware "
-                "(docs/firmware.md)")
+            raise VersionMismatch(health_message(
+                "the board on {port} speaks protocol {board}, this app speaks {app}: flash matching "
+                "firmware (docs/firmware.md)", port=self.port, board=f"{hello.major}.{hello.minor}",
+                app=f"{protocol.PROTOCOL_MAJOR}.{protocol.PROTOCOL_MINOR}"))
         if hello.holes != self.holes:
-            raise VersionMismatch(f"the board on {self.port} has {hello.holes} holes, expected {self.holes}")
+            raise VersionMismatch(health_message("the board on {port} has {holes} holes, expected {expected}",
+                                                 port=self.port, holes=hello.holes, expected=self.holes))
         if self._last_boot is not None and hello.boot_id != self._last_boot:
             self.stats.restarts += 1
             log.info("board on %s restarted (boot %04x)", self.port, hello.boot_id)
@@ -296,8 +316,9 @@ class SerialBoardSource(BoardSource):
             self._ever_connected = True
             self.stats.sessions += 1
             self.last_board_error = None
-            version = f"protocol {board.major}.{board.minor}"
-            self._set_health(SourceHealth(HealthState.CONNECTED, f"{board.name} on {self.port} ({version})"))
+            self._set_health(SourceHealth(HealthState.CONNECTED, message=health_message(
+                "{name} on {port} (protocol {version})", name=board.name, port=self.port,
+                version=f"{board.major}.{board.minor}")))
             changed = True
         if changed:
             self.stats.readings += 1
@@ -310,7 +331,8 @@ class SerialBoardSource(BoardSource):
         if error.code == protocol.ERR_SCAN_FAULT:  # its sensors do not answer: no board to trust
             session.connected = False
             session.sequence = None
-            self._set_health(SourceHealth(HealthState.ERROR, f"the board reports a {error.describe()}"))
+            self._set_health(SourceHealth(HealthState.ERROR, message=health_message(
+                "the board reports that its sensors do not answer ({error})", error=error.describe())))
 
 
 @dataclass

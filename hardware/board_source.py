@@ -40,16 +40,76 @@ class HealthState(enum.Enum):
 
 
 @dataclass(frozen=True)
+class HealthMessage:
+    """A driver's sentence as an English template plus its values, so the app can translate it.
+
+    Drivers may not import the app (nor its ``tr``), yet the screen must speak German too. So a
+    driver says ``health_message("no board at {port}", port=port)`` and the app renders it with
+    its translation of the template (``render(tr)``); logs and the terminal use the English text.
+    A value may itself be a message (translated the same way) or a tuple of messages (joined by
+    "; "); anything else, such as a raw exception text, is shown as it is.
+    """
+
+    template: str
+    values: tuple[tuple[str, HealthValue], ...] = ()
+
+    def render(self, translate: Callable[[str], str] | None = None) -> str:
+        """The sentence, with the template (and nested messages) passed through ``translate``."""
+        look_up = translate or _untranslated
+        filled = {name: _render_value(value, look_up) for name, value in self.values}
+        return look_up(self.template).format(**filled)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+HealthValue = str | int | float | HealthMessage | tuple[HealthMessage, ...]
+"""What a health message's placeholder may hold."""
+
+
+def _untranslated(template: str) -> str:
+    return template
+
+
+def _render_value(value: HealthValue, translate: Callable[[str], str]) -> str:
+    if isinstance(value, HealthMessage):
+        return value.render(translate)
+    if isinstance(value, tuple):
+        return "; ".join(part.render(translate) for part in value)
+    return str(value)
+
+
+def health_message(template: str, /, **values: HealthValue) -> HealthMessage:
+    """A translatable health sentence. Pass the template as a literal: a test checks its German."""
+    message = HealthMessage(template, tuple(values.items()))
+    message.render()  # a placeholder without a value fails here, in the driver's test, not on screen
+    return message
+
+
+@dataclass(frozen=True)
 class SourceHealth:
-    """A source's health with a human sentence and any holes that misbehave."""
+    """A source's health with a human sentence and any holes that misbehave.
+
+    ``message`` is the sentence in translatable form (see :class:`HealthMessage`); ``detail`` is
+    the same sentence in English for logs and the terminal, filled from ``message`` when omitted.
+    """
 
     state: HealthState
     detail: str = ""
     bad_holes: tuple[int, ...] = ()  # holes that flicker or never change, by hole index
+    message: HealthMessage | None = None
+
+    def __post_init__(self) -> None:
+        if self.message is not None and not self.detail:
+            object.__setattr__(self, "detail", self.message.render())
 
     @property
     def ok(self) -> bool:
         return self.state is HealthState.CONNECTED
+
+    def text(self, translate: Callable[[str], str] | None = None) -> str:
+        """The sentence for a person: the message through ``translate``, else the plain detail."""
+        return self.message.render(translate) if self.message is not None else self.detail
 
 
 @dataclass(frozen=True)

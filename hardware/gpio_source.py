@@ -24,7 +24,14 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from hardware.board_source import BoardReading, BoardSource, HealthState, SourceHealth
+from hardware.board_source import (
+    BoardReading,
+    BoardSource,
+    HealthMessage,
+    HealthState,
+    SourceHealth,
+    health_message,
+)
 from hardware.scan import Scanner, ScanSettings, bits
 from hardware.wiring import WiringMap, hole_name
 
@@ -36,10 +43,10 @@ class SensorReader(Protocol):
 
     def read_mask(self) -> int: ...
 
-    def fault(self) -> str | None:
+    def fault(self) -> HealthMessage | None:
         """After a read: why this scan cannot be trusted, or None."""
 
-    def self_test(self) -> tuple[HealthState, str]:
+    def self_test(self) -> tuple[HealthState, HealthMessage]:
         """At start: CONNECTED or ERROR, with a sentence for the user."""
 
     def describe_input(self, index: int) -> str: ...
@@ -62,12 +69,13 @@ class ChainReader:
         mask: int = self.chain.read_mask()
         return mask
 
-    def fault(self) -> str | None:
+    def fault(self) -> HealthMessage | None:
         if self.chain.sentinel_ok:
             return None
-        return "the shift-register chain stopped answering (its sentinel bits are wrong): check the wires"
+        return health_message(
+            "the shift-register chain stopped answering (its sentinel bits are wrong): check the wires")
 
-    def self_test(self, tries: int = 3) -> tuple[HealthState, str]:
+    def self_test(self, tries: int = 3) -> tuple[HealthState, HealthMessage]:
         masks = []
         sentinel_ok = True
         for _ in range(tries):
@@ -81,22 +89,30 @@ class ChainReader:
         uses_sentinel = self.chain.sentinel_bits > 0 or self.chain.has_tied_inputs
         if uses_sentinel and not sentinel_ok:
             if ones:
-                why = "reads all ones: the data wire is loose or a link in the chain is broken"
+                why = health_message("the shift-register chain does not answer: it reads all ones: "
+                                     "the data wire is loose or a link in the chain is broken")
             elif zeros:
-                why = "reads all zeros: the chain has no power or its latch is not connected"
+                why = health_message("the shift-register chain does not answer: it reads all zeros: "
+                                     "the chain has no power or its latch is not connected")
             else:
-                why = "a link in the chain is broken or a sentinel input is not tied as configured"
-            return HealthState.ERROR, f"the shift-register chain does not answer: it {why}"
+                why = health_message("the shift-register chain does not answer: a link in the chain is "
+                                     "broken or a sentinel input is not tied as configured")
+            return HealthState.ERROR, why
         if zeros and not self.chain.active_high:
-            return HealthState.ERROR, "the chain reads all zeros: no power, or every sensor reads a magnet"
+            return HealthState.ERROR, health_message(
+                "the chain reads all zeros: no power, or every sensor reads a magnet")
         if all(_all(m, self.inputs) for m in masks):
-            return HealthState.ERROR, "every input of the chain reads a magnet: check the active level"
+            return HealthState.ERROR, health_message(
+                "every input of the chain reads a magnet: check the active level")
         if not uses_sentinel and (ones or zeros):
-            return HealthState.CONNECTED, (
-                "the chain reads all " + ("ones" if ones else "zeros")
-                + "; without sentinel bits an empty board and a silent chain look the same"
-            )
-        return HealthState.CONNECTED, f"{self.chain.chips} shift registers answer"
+            if ones:
+                return HealthState.CONNECTED, health_message(
+                    "the chain reads all ones; without sentinel bits an empty board and a silent chain "
+                    "look the same")
+            return HealthState.CONNECTED, health_message(
+                "the chain reads all zeros; without sentinel bits an empty board and a silent chain "
+                "look the same")
+        return HealthState.CONNECTED, health_message("{chips} shift registers answer", chips=self.chain.chips)
 
     def describe_input(self, index: int) -> str:
         text: str = self.chain.describe_input(index)
@@ -118,24 +134,29 @@ class MatrixReader:
         mask: int = self.matrix.read_mask()
         return mask
 
-    def fault(self) -> str | None:
+    def fault(self) -> HealthMessage | None:
         if self.matrix.check_ok:
             return None
-        return "the sensor matrix stopped answering (its check input is silent): check the row wires"
+        return health_message(
+            "the sensor matrix stopped answering (its check input is silent): check the row wires")
 
-    def self_test(self) -> tuple[HealthState, str]:
+    def self_test(self) -> tuple[HealthState, HealthMessage]:
         idle = self.matrix.idle_columns()
         if idle:
             lines = ", ".join(str(c + 1) for c in bits(idle))
-            return HealthState.ERROR, f"column line(s) {lines} read active with no row selected: a short?"
+            return HealthState.ERROR, health_message(
+                "column line(s) {lines} read active with no row selected: a short?", lines=lines)
         mask = self.read_mask()
         if self.has_check and not self.matrix.check_ok:
-            return HealthState.ERROR, "the sensor matrix does not answer: its check input stays silent"
+            return HealthState.ERROR, health_message(
+                "the sensor matrix does not answer: its check input stays silent")
         if _all(mask, self.inputs):
-            return HealthState.ERROR, "every input of the matrix reads a magnet: check the active level"
+            return HealthState.ERROR, health_message(
+                "every input of the matrix reads a magnet: check the active level")
         if not self.has_check and mask == 0:
-            return HealthState.CONNECTED, "the matrix reads empty; without a check input it cannot prove more"
-        return HealthState.CONNECTED, "the sensor matrix answers"
+            return HealthState.CONNECTED, health_message(
+                "the matrix reads empty; without a check input it cannot prove more")
+        return HealthState.CONNECTED, health_message("the sensor matrix answers")
 
     def describe_input(self, index: int) -> str:
         text: str = self.matrix.describe_input(index)
@@ -143,6 +164,16 @@ class MatrixReader:
 
     def close(self) -> None:
         self.matrix.close()
+
+
+def _read_failed(exc: Exception) -> HealthMessage:
+    return health_message("reading the sensors failed: {reason}", reason=str(exc))
+
+
+def _where(hole: int) -> dict[str, int]:
+    """A hole's number and place (counted from 1, as in :func:`~hardware.wiring.hole_name`)."""
+    row, column = divmod(hole, 10)
+    return {"hole": hole, "row": row + 1, "column": column + 1}
 
 
 InputListener = Callable[[frozenset[int]], None]
@@ -180,8 +211,8 @@ class GpioBoardSource(BoardSource):
         self._stop_event = threading.Event()
         self._input_listeners: list[InputListener] = []
         self._last_inputs: frozenset[int] | None = None
-        self._fault: str | None = None
-        self._base_detail = ""
+        self._fault: HealthMessage | None = None
+        self._base_message: HealthMessage | None = None
         self._rate_window: deque[float] = deque()
         self.scan_rate = 0.0
         self.scan_cost = 0.0  # seconds the last scan took (reading + judging)
@@ -199,25 +230,25 @@ class GpioBoardSource(BoardSource):
         try:
             self._reader = self._open_reader()
         except Exception as exc:  # no GPIO, pin busy, bad pin name: all say why in the health
-            self._set_health(SourceHealth(HealthState.ERROR, f"cannot open the GPIO sensors: {exc}"))
+            self._set_health(SourceHealth(HealthState.ERROR, message=health_message(
+                "cannot open the GPIO sensors: {reason}", reason=str(exc))))
             return False
         if self._wiring is None:
             self._wiring = WiringMap.identity(self._reader.inputs)
         elif self._wiring.inputs != self._reader.inputs:
-            self._set_health(SourceHealth(HealthState.ERROR, (
-                f"the wiring map is for {self._wiring.inputs} inputs but the sensors have "
-                f"{self._reader.inputs}: teach the board again"
-            )))
+            self._set_health(SourceHealth(HealthState.ERROR, message=health_message(
+                "the wiring map is for {mapped} inputs but the sensors have {inputs}: teach the board again",
+                mapped=self._wiring.inputs, inputs=self._reader.inputs)))
             return False
         self.scanner = Scanner(self._wiring, self._settings)
         return self._self_test()
 
     def _self_test(self) -> bool:
         assert self._reader is not None
-        state, detail = self._reader.self_test()
-        self._base_detail = detail
+        state, message = self._reader.self_test()
+        self._base_message = message
         self._answering = state is HealthState.CONNECTED
-        self._set_health(SourceHealth(state, detail))
+        self._set_health(SourceHealth(state, message=message))
         return self._answering
 
     def _start(self) -> None:
@@ -246,13 +277,13 @@ class GpioBoardSource(BoardSource):
             try:
                 self._self_test()
             except Exception as exc:
-                self._set_health(SourceHealth(HealthState.ERROR, f"reading the sensors failed: {exc}"))
+                self._set_health(SourceHealth(HealthState.ERROR, message=_read_failed(exc)))
         next_time = self._clock()
         while not self._stop_event.is_set():
             try:
                 self.scan_once()
             except Exception as exc:  # a pin error mid-game: say so, keep trying
-                self._set_health(SourceHealth(HealthState.LOST, f"reading the sensors failed: {exc}"))
+                self._set_health(SourceHealth(HealthState.LOST, message=_read_failed(exc)))
             next_time += self._period
             delay = next_time - self._clock()
             if delay < MIN_GAP:  # running late: do not catch up in a burst, and leave the
@@ -306,7 +337,7 @@ class GpioBoardSource(BoardSource):
         self._count_rate(now)
         if fault is not None:
             self._fault = fault
-            self._set_health(SourceHealth(HealthState.LOST, fault))
+            self._set_health(SourceHealth(HealthState.LOST, message=fault))
             self.scan_cost = self._clock() - started
             return
         outcome = scanner.feed(mask, now)
@@ -339,12 +370,14 @@ class GpioBoardSource(BoardSource):
     def _judged_health(self) -> SourceHealth:
         scanner = self.scanner
         assert scanner is not None
-        problems = [f"hole {h} ({hole_name(h)}) flickers" for h in sorted(scanner.flickering)]
+        problems = [health_message("hole {hole} (row {row}, column {column}) flickers", **_where(h))
+                    for h in sorted(scanner.flickering)]
         stuck = sorted(scanner.stuck - scanner.flickering)
-        problems += [f"hole {h} ({hole_name(h)}) may be stuck" for h in stuck]
+        problems += [health_message("hole {hole} (row {row}, column {column}) may be stuck", **_where(h))
+                     for h in stuck]
         bad = tuple(sorted(scanner.flickering | scanner.stuck))
-        detail = "; ".join(problems) if problems else self._base_detail
-        return SourceHealth(HealthState.CONNECTED, detail, bad)
+        message = health_message("{problems}", problems=tuple(problems)) if problems else self._base_message
+        return SourceHealth(HealthState.CONNECTED, bad_holes=bad, message=message)
 
     def describe_hole(self, hole: int) -> str:
         """A hole with the input it is wired to, for messages: 'hole 23 (row 3, column 4; chip 2 pin D7)'."""

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hardware.board_source import HOLES, BoardReading, BoardSource, HealthState, SourceHealth
+from hardware.board_source import HOLES, BoardReading, BoardSource, HealthState, SourceHealth, health_message
 
 
 class ScriptError(ValueError):
@@ -175,8 +175,8 @@ class ScriptedBoard(BoardSource):
         return reading
 
     def _start(self) -> None:
-        detail = f"scripted board, {len(self.readings)} readings"
-        self._set_health(SourceHealth(HealthState.CONNECTED, detail))
+        self._set_health(SourceHealth(HealthState.CONNECTED, message=health_message(
+            "scripted board, {count} readings", count=len(self.readings))))
         self._stop_event.clear()
         self.finished.clear()
         if self.threaded:

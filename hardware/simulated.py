@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 
-from hardware.board_source import HOLES, BoardReading, BoardSource, HealthState, SourceHealth
+from hardware.board_source import HOLES, BoardReading, BoardSource, HealthState, SourceHealth, health_message
 
 
 class SimulatedBoard(BoardSource):
@@ -89,7 +89,8 @@ class SimulatedBoard(BoardSource):
 
     # -- BoardSource -------------------------------------------------------------------------
     def _start(self) -> None:
-        self._set_health(SourceHealth(HealthState.CONNECTED, "simulated board on the screen"))
+        on_screen = health_message("simulated board on the screen")
+        self._set_health(SourceHealth(HealthState.CONNECTED, message=on_screen))
         self._publish_now()
 
     def _publish_now(self) -> None:

@@ -18,7 +18,7 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hardware.board_source import BoardReading, HealthState, SourceHealth
+from hardware.board_source import BoardReading, HealthMessage, HealthState, SourceHealth, health_message
 from hardware.gpio_source import ChainReader, GpioBoardSource, MatrixReader
 from hardware.matrix import DEFAULT_COLUMNS, DEFAULT_ROWS, SensorMatrix
 from hardware.mock_board import MockMatrix, MockShiftChain
@@ -186,7 +186,7 @@ def test_an_unpowered_chain_fails_even_with_active_high_sensors(factory: MockFac
     sim.unpowered = True
     chain = ShiftRegisterChain(active_high=True, tied_low=[102], tied_high=[103], pin_factory=factory)
     state, detail = ChainReader(chain).self_test()
-    assert state is HealthState.ERROR and "reads all zeros" in detail
+    assert state is HealthState.ERROR and "reads all zeros" in str(detail)
     sim.unpowered = False
     assert ChainReader(chain).self_test()[0] is HealthState.CONNECTED
     chain.close()
@@ -195,7 +195,8 @@ def test_an_unpowered_chain_fails_even_with_active_high_sensors(factory: MockFac
 def test_an_empty_board_passes_the_self_test(factory: MockFactory) -> None:
     rig = Rig(factory)
     assert rig.open()
-    assert rig.source.health == SourceHealth(HealthState.CONNECTED, "13 shift registers answer")
+    assert rig.source.health.state is HealthState.CONNECTED
+    assert rig.source.health.detail == "13 shift registers answer"
 
 
 def test_a_chain_breaking_mid_game_is_lost_not_an_empty_board(factory: MockFactory) -> None:
@@ -252,21 +253,21 @@ def test_matrix_three_corners_do_not_light_the_fourth(factory: MockFactory) -> N
 def test_matrix_self_test_finds_a_disconnected_matrix_and_a_short(factory: MockFactory) -> None:
     sim, matrix = open_matrix(factory)
     reader = MatrixReader(matrix, has_check=True)
-    assert reader.self_test() == (HealthState.CONNECTED, "the sensor matrix answers")
+    assert reader.self_test() == (HealthState.CONNECTED, health_message("the sensor matrix answers"))
     sim.disconnected = True
     state, detail = reader.self_test()
-    assert state is HealthState.ERROR and "does not answer" in detail
+    assert state is HealthState.ERROR and "does not answer" in str(detail)
     sim.disconnected = False
     sim.short_column(4)
     state, detail = reader.self_test()
-    assert state is HealthState.ERROR and "column line(s) 5" in detail
+    assert state is HealthState.ERROR and "column line(s) 5" in str(detail)
     reader.close()
 
 
 def test_matrix_without_check_input_says_what_it_cannot_prove(factory: MockFactory) -> None:
     _, matrix = open_matrix(factory, check=False)
     state, detail = MatrixReader(matrix, has_check=False).self_test()
-    assert state is HealthState.CONNECTED and "cannot prove" in detail
+    assert state is HealthState.CONNECTED and "cannot prove" in str(detail)
     matrix.close()
 
 
@@ -446,11 +447,11 @@ class FlakyReader:
             raise OSError("GPIO read failed")
         return 1 << 7
 
-    def fault(self) -> str | None:
+    def fault(self) -> HealthMessage | None:
         return None
 
-    def self_test(self) -> tuple[HealthState, str]:
-        return HealthState.CONNECTED, "fine"
+    def self_test(self) -> tuple[HealthState, HealthMessage]:
+        return HealthState.CONNECTED, health_message("fine")
 
     def describe_input(self, index: int) -> str:
         return f"input {index}"

@@ -154,7 +154,7 @@ class TeachBoardScreen(Screen):
         self._unsubscribe = self.source.subscribe_inputs(self._inputs.put)
         self.source.start()
         if self.source.reader is None:  # the pins could not be opened: nothing will change
-            reason = self.source.health.detail
+            reason = self.source.health.text(tr)
             self._show_problem(tr("The sensor board does not answer: {reason}", reason=reason))
             return
         self._event = Clock.schedule_interval(lambda _dt: self.poll(), 0.05)
@@ -164,7 +164,7 @@ class TeachBoardScreen(Screen):
         """Start the session once the board passes its self-test (the source retries it)."""
         health = self.source.health
         if not health.ok:
-            self._show_problem(tr("The sensor board does not answer: {reason}", reason=health.detail))
+            self._show_problem(tr("The sensor board does not answer: {reason}", reason=health.text(tr)))
             return
         for button in self.buttons.values():
             button.disabled = False
