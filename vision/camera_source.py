@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from hardware.board_source import BoardReading, BoardSource, HealthState, SourceHealth
+from hardware.board_source import BoardReading, BoardSource, HealthState, SourceHealth, health_message
 from vision.capture import Capture, CaptureError
 from vision.profile import EMPTY, UNSURE, BoardProfile
 
@@ -104,7 +104,8 @@ class CameraSource(BoardSource):
     def _run(self) -> None:
         if not self.profile.calibrated:
             self._set_health(
-                SourceHealth(HealthState.ERROR, "the camera is not calibrated yet (settings: camera)")
+                SourceHealth(HealthState.ERROR, message=health_message(
+                    "the camera is not calibrated yet (settings: camera)"))
             )
             return
         reader = self._make_reader()
@@ -114,7 +115,8 @@ class CameraSource(BoardSource):
                 try:
                     capture = self._open_capture()
                 except CaptureError as exc:
-                    self._set_health(SourceHealth(HealthState.ERROR, str(exc)))
+                    self._set_health(SourceHealth(HealthState.ERROR, message=health_message(
+                        "the camera cannot be opened: {reason}", reason=str(exc))))
                     if self._stop_event.wait(RETRY_SECONDS):
                         break
                     continue
@@ -122,7 +124,8 @@ class CameraSource(BoardSource):
                 capture = self._step(capture, reader)
             except Exception as exc:  # a bug must not die silently in a thread: say so, keep trying
                 log.exception("camera source: a frame could not be processed")
-                self._set_health(SourceHealth(HealthState.ERROR, f"a frame could not be processed: {exc}"))
+                self._set_health(SourceHealth(HealthState.ERROR, message=health_message(
+                    "a frame could not be processed: {reason}", reason=str(exc))))
                 if self._stop_event.wait(RETRY_SECONDS):
                     break
                 continue
@@ -138,14 +141,16 @@ class CameraSource(BoardSource):
             frame = capture.read()
         except CaptureError as exc:
             frame = None
-            self._set_health(SourceHealth(HealthState.LOST, str(exc)))
+            self._set_health(SourceHealth(HealthState.LOST, message=health_message(
+                "the camera delivers no picture: {reason}", reason=str(exc))))
         if frame is None:
             capture.close()
             if not capture.realtime:
                 self._running = False
-                self._set_health(SourceHealth(HealthState.STOPPED, "no more frames"))
+                self._set_health(SourceHealth(HealthState.STOPPED, message=health_message("no more frames")))
                 return None
-            self._set_health(SourceHealth(HealthState.LOST, "the camera delivers no frames; retrying"))
+            self._set_health(SourceHealth(HealthState.LOST, message=health_message(
+                "the camera delivers no frames; retrying")))
             self._stop_event.wait(RETRY_SECONDS)
             return None
         self.frames_read += 1
@@ -154,7 +159,7 @@ class CameraSource(BoardSource):
             self.on_frame(result)
         if reader.homography is None or reader.frames_unlocated > LOST_AFTER_FRAMES:
             state = HealthState.STARTING if reader.homography is None else HealthState.LOST
-            self._set_health(SourceHealth(state, "looking for the board's stickers"))
+            self._set_health(SourceHealth(state, message=health_message("looking for the board's stickers")))
         else:
             self._set_health(SourceHealth(HealthState.CONNECTED))
         if result.released is not None:
