@@ -550,3 +550,51 @@ def test_chart_keeps_every_line_visible_when_totals_are_equal(ui: Any) -> None:
     assert abs((ben[3] + cat[3]) / 2 - chart.points_for([0, 5])[3]) < 1e-6  # spread around the true value
     assert set(chart.lines) == {"Ann", "Ben", "Cat"}
     ui.screenshot("parlett-chart-equal-totals")
+
+
+def test_every_screen_fits_a_portrait_phone_in_german(ui: Any) -> None:
+    """Setup, deal, totals, chart and winner at 360x600: nothing runs off the screen's sides."""
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    from app.ui.widgets import MIN_FONT, text_width
+
+    i18n.set_language("de")
+    try:
+        game_ui, _, manager = build()
+        ui.resize(360, 600)
+        setup = start_three(ui, manager, game_ui)
+        shots = {"setup": setup}
+        tap(setup.start_button)
+        frames(3)
+        shots["deal"] = manager.current_screen
+        _play_deals(game_ui, [BIG] * 5)
+        game_ui.show_totals()
+        frames(3)
+        shots["totals"] = manager.current_screen
+        game_ui.go("parlett-chart")
+        frames(3)
+        shots["chart"] = manager.current_screen
+        game_ui.session.add_deal(BIG)
+        game_ui.after_change()
+        frames(3)
+        assert manager.current == "parlett-winner"
+        shots["winner"] = manager.current_screen
+        for name, screen in shots.items():
+            manager.current = screen.name
+            frames(3)
+            ui.screenshot(f"parlett-portrait-de-{name}")
+            for w in walk(screen):
+                if not (isinstance(w, Label) and w.text and w.width > 0 and w.get_root_window() is not None):
+                    continue
+                centre = w.to_window(*w.center)[0]
+                half = max(w.width, w.texture_size[0]) / 2  # the text as drawn, not only its box
+                assert centre - half >= -1 and centre + half <= 361, (name, w.text, centre, half)
+                if isinstance(w, Button):  # a button's text stays inside it, never broken mid-word
+                    assert w.texture_size[0] <= w.width + 1 and w.texture_size[1] <= w.height + 2, (
+                        name, w.text, w.size, w.texture_size)
+                    if not w.markup:
+                        widest = max(text_width(word, w.font_size, w.font_name, w.bold) for word in w.text.split())
+                        assert widest <= w.width - 8 or w.font_size <= MIN_FONT, (name, w.text, w.font_size)
+    finally:
+        i18n.set_language("en")

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kivy.metrics import sp
+from kivy.uix.behaviors import ToggleButtonBehavior
 from kivy.uix.label import Label
 
 from app.i18n import tr
@@ -72,6 +73,7 @@ def button(text: str, on_press: Callable[[], Any] | None = None, *, font: float 
     layout unless a height is given; ``accent`` makes it the gold main action."""
     kwargs.setdefault("size_hint_y", 1)
     kwargs.setdefault("size_hint_min_y", TOUCH)
+    kwargs.setdefault("fit_height", True)
     if symbols:
         kwargs["font_name"] = SYMBOL_FONT
     b = BigButton(text, on_press, font_size=sp(font), **kwargs)
@@ -79,6 +81,19 @@ def button(text: str, on_press: Callable[[], Any] | None = None, *, font: float 
     if accent:
         highlight(b, True)
     return b
+
+
+class FitToggle(ToggleButtonBehavior, BigButton):  # type: ignore[misc]
+    """A toggle with :class:`BigButton`'s fitting (font shrinks until the longest word fits, then
+    until every line fits the height); gold with dark text while down."""
+
+    def __init__(self, text: str, *, font: float = 16, **kwargs: Any) -> None:
+        kwargs.setdefault("size_hint_min_y", TOUCH)
+        super().__init__(text=text, font_size=sp(font), fit_height=True, **kwargs)
+        self.normal_color = tuple(self.color)
+        self.background_down = ""
+        self.bind(state=lambda *_: highlight(self, self.state == "down"))
+        highlight(self, self.state == "down")
 
 
 def highlight(b: Any, on: bool) -> None:

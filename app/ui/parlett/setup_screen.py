@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
-from kivy.uix.togglebutton import ToggleButton
 
 from app.i18n import tr
 from app.parlett_game import EntryRejected, check_variant_options
-from app.ui.parlett.common import TOUCH, WARNING, button, label, paint
+from app.ui.parlett.common import TOUCH, WARNING, FitToggle, button, label, paint
+from app.ui.widgets import WrapLabel
 from rules.parlett.variants import VARIANTS
 
 if TYPE_CHECKING:
@@ -44,26 +45,27 @@ class SetupScreen(Screen):
         root.add_widget(label(tr("New game of Ninety-Nine"), font=26, size_hint_y=None, height=40))
         body = BoxLayout(orientation="vertical", spacing=6, size_hint_y=None)
         body.bind(minimum_height=body.setter("height"))
-        self.variant_row = GridLayout(cols=5, spacing=4, size_hint_y=None, height=ROW)
+        # five in a row in landscape; three a row on a portrait phone (set in ``_arrange``)
+        self.variant_row = GridLayout(cols=5, spacing=4, size_hint_y=None)
+        self.variant_row.bind(minimum_height=self.variant_row.setter("height"))
         for name in VARIANTS:
-            toggle = ToggleButton(text=variant_title(name), group="parlett-variant", allow_no_selection=False,
-                                  state="down" if name == self.variant else "normal", font_size="17sp",
-                                  halign="center", valign="middle")
-            # wrap inside the button: "2 Spieler + Strohmann" is wider than a fifth of 800 px
-            toggle.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, None)))
+            # wraps and shrinks inside the button: "2 Spieler + Strohmann" is wider than a fifth of 800 px
+            toggle = FitToggle(variant_title(name), font=17, group="parlett-variant",
+                               allow_no_selection=False, state="down" if name == self.variant else "normal",
+                               height=ROW)
             toggle.variant = name
             toggle.bind(on_release=lambda b: self.choose_variant(b.variant))
             self.variant_row.add_widget(toggle)
         body.add_widget(self.variant_row)
-        body.add_widget(label(tr("Players in seating order (each one's left is the next):"), font=17,
-                              size_hint_y=None, height=26))
+        body.add_widget(WrapLabel(tr("Players in seating order (each one's left is the next):"),
+                                  font_size=sp(17), halign="center"))
         self.names_box = GridLayout(cols=3, spacing=4, size_hint_y=None)
         self.names_box.bind(minimum_height=self.names_box.setter("height"))
         body.add_widget(self.names_box)
         self.dealer_button = button("", self.next_dealer, size_hint_y=None, height=ROW)
         body.add_widget(self.dealer_button)
-        self.option_buttons: dict[str, ToggleButton] = {}
-        options = GridLayout(cols=3, spacing=4, size_hint_y=None)
+        self.option_buttons: dict[str, FitToggle] = {}
+        self.options_grid = options = GridLayout(cols=3, spacing=4, size_hint_y=None)
         options.bind(minimum_height=options.setter("height"))
         for key, text in (("hidden_bids", tr("Hide bids until the deal is scored")),
                           ("new_game_no_trump", tr("Each new game starts at no trump")),
@@ -71,9 +73,7 @@ class SetupScreen(Screen):
                           ("nines_as_trumps", tr("Nines as trumps")),
                           ("unbidden", tr("Unbidden (last three cards are the bid)")),
                           ("hard_score", tr("Hard score: dummy rule wins double, not +100"))):
-            toggle = ToggleButton(text=text, state="down" if self.flags[key] else "normal", font_size="15sp",
-                                  size_hint_y=None, height=ROW, halign="center")
-            toggle.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, None)))
+            toggle = FitToggle(text, font=15, state="down" if self.flags[key] else "normal", height=ROW)
             toggle.flag = key
             toggle.bind(state=lambda b, s: self.flags.__setitem__(b.flag, s == "down"))
             self.option_buttons[key] = toggle
@@ -93,6 +93,15 @@ class SetupScreen(Screen):
         root.add_widget(bottom)
         self.add_widget(root)
         self.choose_variant("three")
+        self.bind(size=lambda *_: self._arrange())
+
+    def _arrange(self) -> None:
+        """Fewer columns on a portrait phone, taller rows there, so every label fits its button."""
+        portrait = self.height > self.width
+        self.variant_row.cols = 3 if portrait else 5
+        self.options_grid.cols = 2 if portrait else 3
+        for toggle in [*self.variant_row.children, *self.options_grid.children]:
+            toggle.height = ROW + 16 if portrait else ROW
 
     # -- choices --------------------------------------------------------------------------------
     def choose_variant(self, name: str) -> None:
