@@ -390,3 +390,29 @@ def test_the_event_log_is_readable_and_stays_inside_the_panel(ui: Any) -> None:
     for label in labels:
         assert screen.who.top <= label.y and label.top <= screen.panel.top, label.text
         assert label.texture_size[1] <= label.height + 1, label.text  # no line cut off
+
+
+def test_a_custom_board_is_typed_in_checked_and_remembered_for_the_next_game(ui: Any) -> None:
+    """A family's board printed differently: its 100 numbers are typed once; a mistake is named;
+    the next new game offers the same numbers again."""
+    d = Driver(ui)
+    tap(find(d.root, text="New: The Game of 99"))
+    setup = d.root.get_screen("board99-setup")
+    d.setup_tap(find(d.root, text="Custom"))
+    assert setup.custom.height >= 48 and setup.custom.opacity == 1
+    numbers = list(reversed(range(100)))
+    setup.custom.text = " ".join(map(str, numbers[:99])) + " 5"  # 5 twice, 0 missing
+    tap(find(d.root, text="Start"))
+    assert d.root.current == "board99-setup"
+    assert "hole 99: number 5 is already printed at hole 94" in setup.error.text
+    setup.custom.text = "\n".join(" ".join(map(str, numbers[r * 10:r * 10 + 10])) for r in range(10))
+    tap(find(d.root, text="Start"))
+    assert d.root.current == "board99-game"
+    assert d.screen.game.setup.layout.numbers == tuple(numbers)
+    d.screen.leave()
+    ui.clear()
+    again = Driver(ui)  # the app started again another day
+    tap(find(again.root, text="New: The Game of 99"))
+    setup = again.root.get_screen("board99-setup")
+    assert setup.layout.value == "custom" and setup.custom.opacity == 1
+    assert [int(n) for n in setup.custom.text.split()] == numbers

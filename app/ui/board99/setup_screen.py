@@ -6,6 +6,7 @@ colour or type cycles through the choices: on a small screen that beats a drop-d
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Any
 
@@ -30,7 +31,9 @@ from app.ui.widgets import (
 )
 from rules import board99 as rules
 
+log = logging.getLogger(__name__)
 NAME = "board99-setup"
+LAYOUT_KEY, CUSTOM_KEY = "board99_layout", "board99_custom_layout"  # in the data dir's settings.json
 DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fin")
 LAYOUTS = ("spiral-out", "spiral-in", "twisted", "rows", "random", "custom")
 SOURCES = ("simulated", "gpio", "serial", "camera", "scripted")
@@ -142,6 +145,32 @@ class SetupScreen(Screen):
         self.add_widget(outer)
         self.player_rows: list[PlayerRow] = []
         self._players_changed("2")
+        self._recall_layout()
+
+    def _recall_layout(self) -> None:
+        """Offer the last layout again, and a custom board's numbers (typed once per family)."""
+        from app.ui.shell import load_settings
+
+        settings = load_settings()
+        numbers = settings.get(CUSTOM_KEY)
+        if isinstance(numbers, list) and len(numbers) == 100:
+            rows = (numbers[r:r + 10] for r in range(0, 100, 10))
+            self.custom.text = "\n".join(" ".join(str(n) for n in row) for row in rows)
+        last = settings.get(LAYOUT_KEY)
+        if last in LAYOUTS and (last != "custom" or self.custom.text):
+            self.layout.select(last)
+
+    def _remember_layout(self, setup: rules.Setup) -> None:
+        from app.ui.shell import load_settings, save_settings
+
+        settings = load_settings()
+        settings[LAYOUT_KEY] = self.layout.value
+        if self.layout.value == "custom":
+            settings[CUSTOM_KEY] = list(setup.layout.numbers)
+        try:
+            save_settings(settings)
+        except OSError:  # a read-only data directory must not stop the game
+            log.warning("could not remember the board layout", exc_info=True)
 
     def _players_changed(self, value: str) -> None:
         n = int(value)
@@ -195,6 +224,7 @@ class SetupScreen(Screen):
             self.error.text = tr("Cannot start: {reason}", reason=str(exc))
             return
         self.error.text = ""
+        self._remember_layout(setup)
         self.on_start(setup, table, self.source.value)
 
 
