@@ -6,9 +6,10 @@ is the seat of the person reading (None at a shared table), so their own news sa
 
 from __future__ import annotations
 
-from app.i18n import tr
+from app.i18n import tr, trn
 from rules.count99.deal import CardDrawn, CardsDealt, DeckReshuffled
 from rules.count99.table import (
+    ROUND_PLAY_LIMIT,
     CardPlayed,
     DirectionReversed,
     Eliminated,
@@ -55,6 +56,7 @@ def reason_text(reason: Reason) -> str:
         Reason.NO_SAFE_CARD: tr("had no safe card"),
         Reason.NO_CARDS: tr("had no cards"),
         Reason.LAST_STANDING: tr("only one player is left"),
+        Reason.LONG_ROUND: tr("was on turn when time was called after {n} plays", n=ROUND_PLAY_LIMIT),
     }[reason]
 
 
@@ -90,9 +92,10 @@ def describe(event: object, setup: Setup, you: int | None = None) -> str | None:
         return tr("{name} passes through {milestone}.", name=who(event.seat), milestone=event.milestone)
     if isinstance(event, TokensLost):
         if event.seat == you:
-            return tr("You lose {amount}, {left} left.", amount=event.amount, left=event.left)
-        return tr("{name} loses {amount}, {left} left.", name=who(event.seat), amount=event.amount,
-                  left=event.left)
+            return trn("You lose {n} token, {left} left.", "You lose {n} tokens, {left} left.", event.amount,
+                       left=event.left)
+        return trn("{name} loses {n} token, {left} left.", "{name} loses {n} tokens, {left} left.",
+                   event.amount, name=who(event.seat), left=event.left)
     if isinstance(event, Eliminated):
         if event.seat == you:
             return tr("You are out of the game.")
@@ -109,7 +112,7 @@ def describe(event: object, setup: Setup, you: int | None = None) -> str | None:
     if isinstance(event, DeckReshuffled):
         return tr("The discards are shuffled into a new deck.")
     if isinstance(event, CardsDealt):
-        return tr("{n} cards each are dealt.", n=event.hand_size)
+        return trn("{n} card each is dealt.", "{n} cards each are dealt.", event.hand_size)
     return None
 
 

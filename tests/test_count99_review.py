@@ -74,7 +74,7 @@ def test_terminal_jack_back_to_yourself_waits_for_d_or_enter(
     lines = done.stdout.splitlines()
     assert "You play Jack. Count 10." in lines
     assert "Press D to draw, or Enter to let the others play." in lines
-    assert ("You lose 3, 6 left." in lines) is penalised, done.stdout
+    assert ("You lose 3 tokens, 6 left." in lines) is penalised, done.stdout
     assert any(line.startswith("You draw ") for line in lines) is not penalised
 
 

@@ -67,7 +67,7 @@ def test_a_finished_kept_game_is_marked_and_exports_a_replayable_record(store: G
     events = game.no_safe_card()  # Ben
     assert game.table.winner == 0
     said = announcement(events, game.setup)
-    assert "Ben loses 1, 0 left." in said and "Ann wins the game!" in said
+    assert "Ben loses 1 token, 0 left." in said and "Ann wins the game!" in said
     stored = store.load(game.game_id)
     assert stored.status == "finished" and stored.result == "Ann won"
     result = replay_json(record_of(stored))

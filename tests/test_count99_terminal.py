@@ -124,3 +124,27 @@ def test_quit_and_resume_the_same_game(tmp_path: Path) -> None:
 def test_resume_of_an_unknown_game_exits_2() -> None:
     done = table99("play", "count99", "--resume", "4242", stdin="")
     assert done.returncode == 2 and "there is no game 4242" in done.stderr
+
+
+def test_the_opening_lines_say_one_token_one_card_one_computer_player() -> None:
+    done = table99("play", "count99", "--seed", "1", "--opponents", "1", "--tokens", "1", "--hand-size", "1",
+                   stdin="7\nq\n")
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Ninety Nine, Quentin C rules, against 1 computer player (hard)."
+    assert lines[1] == "1 token each, 1 card in hand. Cards are drawn automatically."
+    assert "1 card each is dealt." in lines
+    assert "There is no card in slot 7. You hold 1 card." in lines
+
+
+def test_replay_text_says_one_token_and_one_card(tmp_path: Path) -> None:
+    record = {"format": "table99/count99", "version": 1, "variant": "rs-games", "players": ["Ann", "Ben"],
+              "tokens": 1, "hand_size": 1,
+              "rounds": [{"first": "Ann", "plays": [{"by": "Ann", "card": "99"},
+                                                   {"by": "Ben", "card": "1"}]}]}
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(record))
+    done = table99("replay", str(path))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Ninety Nine (rs-games): Ann, Ben; 1 token, 1 card."
+    assert "  Ben loses 1 token (went over 99), 0 left." in lines

@@ -20,7 +20,7 @@ from typing import TextIO
 
 from app.count99_game import KIND, ComputerGame
 from app.count99_text import card_name, describe, direction_name, hand_text, tokens_text, variant_name
-from app.i18n import set_language, tr
+from app.i18n import set_language, tr, trn
 from app.paths import default_database
 from app.store import GameStore, StoreError
 from rules.count99.cards import Variant, choices_for
@@ -131,7 +131,8 @@ class TerminalGame:
         slot = int(parts[0]) - 1
         hand = self.game.hands[0]
         if not 0 <= slot < len(hand):
-            self.say(tr("There is no card in slot {slot}. You hold {n}.", slot=slot + 1, n=len(hand)))
+            self.say(trn("There is no card in slot {slot}. You hold {n} card.",
+                         "There is no card in slot {slot}. You hold {n} cards.", len(hand), slot=slot + 1))
             return
         card = hand[slot]
         options = choices_for(self.game.variant, card, self.game.table.count)
@@ -232,11 +233,12 @@ def main(args: argparse.Namespace) -> int:
     setup = session.setup
     manual = session.game.manual_draw
     draw = tr("You draw cards yourself with D.") if manual else tr("Cards are drawn automatically.")
-    print(tr("Ninety Nine, {variant} rules, against {n} computer players ({level}).",
-             variant=variant_name(setup.variant.value), n=len(setup.players) - 1, level=session.level),
+    print(trn("Ninety Nine, {variant} rules, against {n} computer player ({level}).",
+              "Ninety Nine, {variant} rules, against {n} computer players ({level}).",
+              len(setup.players) - 1, variant=variant_name(setup.variant.value), level=session.level),
           file=out)
-    print(tr("{tokens} tokens each, {cards} cards in hand. {draw}", tokens=setup.tokens,
-             cards=setup.hand_size, draw=draw), file=out)
+    print(tr("{tokens} each, {cards} in hand. {draw}", tokens=trn("{n} token", "{n} tokens", setup.tokens),
+             cards=trn("{n} card", "{n} cards", setup.hand_size), draw=draw), file=out)
     if args.resume is not None:
         table = session.table
         print(tr("Resuming game {id}: round {n}.", id=session.game_id, n=table.round_no), file=out)

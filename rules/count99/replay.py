@@ -14,7 +14,7 @@ from typing import Any
 from rules.count99.errors import Count99Error
 from rules.count99.record import FORMAT, VERSION, action_from_dict, recorded_actions, setup_from_record
 from rules.count99.table import Event, StartRound, Table
-from rules.count99.text import describe, direction_name
+from rules.count99.text import describe, direction_name, plural
 from rules.errors import InvalidRecordError
 
 
@@ -91,7 +91,7 @@ def replay_text(record: dict[str, Any]) -> str:
     table, steps = replay_table(record)
     setup = table.setup
     lines = [f"Ninety Nine ({table.variant.value}): {', '.join(setup.players)}; "
-             f"{setup.tokens} tokens, {setup.hand_size} cards."]
+             f"{plural(setup.tokens, 'token')}, {plural(setup.hand_size, 'card')}."]
     for step in steps:
         lines.append(f"{step['where'].capitalize()}:")
         lines.extend(f"  {text}" for text in step["events"])

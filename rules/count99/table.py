@@ -30,6 +30,12 @@ LAND_MILESTONE_COST = 1  # paid by every other player
 LAND_99_COST = 2  # paid by every other player
 NO_SAFE_CARD_COST = 1
 NO_CARDS_COST = 3
+# Where the seed is silent: a round that is still going after this many cards is called off, and
+# the player who would play next loses LONG_ROUND_COST (docs/count99.md, "Endless rounds"). With
+# big hands careful players could otherwise pass for ever; this way every round costs a token, so
+# every game ends. Ordinary rounds last 10 to 60 cards; 200 is about four times through the deck.
+ROUND_PLAY_LIMIT = 200
+LONG_ROUND_COST = 1
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,7 @@ class Reason(Enum):
     NO_SAFE_CARD = "no-safe-card"
     NO_CARDS = "no-cards"
     LAST_STANDING = "last-standing"
+    LONG_ROUND = "long-round"  # on turn when the round reached ROUND_PLAY_LIMIT plays
 
 
 @dataclass(frozen=True)
@@ -316,7 +323,10 @@ class Table:
         if effect.skips:
             events.append(PlayerSkipped(following))
             following = table.step(following)
-        return replace(table, turn=following), events.done()
+        table = replace(table, turn=following)
+        if table.plays_in_round >= ROUND_PLAY_LIMIT:
+            return table._penalise_and_end(following, LONG_ROUND_COST, Reason.LONG_ROUND, events)
+        return table, events.done()
 
     def _penalise_and_end(
         self, seat: int, cost: int, reason: Reason, events: _Events | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.count99.cards import spoken_name
 from rules.count99.table import (
+    ROUND_PLAY_LIMIT,
     CardPlayed,
     DirectionReversed,
     Eliminated,
@@ -27,7 +28,13 @@ REASONS = {
     Reason.NO_SAFE_CARD: "had no safe card",
     Reason.NO_CARDS: "had no cards",
     Reason.LAST_STANDING: "only one player is left",
+    Reason.LONG_ROUND: f"was on turn when time was called after {ROUND_PLAY_LIMIT} plays",
 }
+
+
+def plural(n: int, noun: str) -> str:
+    """``1 token``, ``2 tokens``: the replay's English never says "1 tokens"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def direction_name(direction: int) -> str:
@@ -50,7 +57,10 @@ def describe(event: Event, setup: Setup) -> str:
     if isinstance(event, MilestonePassed):
         return f"{name[event.seat]} passes {event.milestone}."
     if isinstance(event, TokensLost):
-        return f"{name[event.seat]} loses {event.amount} ({REASONS[event.reason]}), {event.left} left."
+        return (
+            f"{name[event.seat]} loses {plural(event.amount, 'token')} ({REASONS[event.reason]}), "
+            f"{event.left} left."
+        )
     if isinstance(event, Eliminated):
         return f"{name[event.seat]} is out."
     if isinstance(event, RoundEnded):

@@ -19,7 +19,7 @@ from kivy.uix.screenmanager import Screen
 
 from app.count99_game import ComputerGame, announcement
 from app.count99_text import card_name, describe, direction_name, hand_text
-from app.i18n import tr
+from app.i18n import tr, trn
 from app.ui.count99.status import StatusPanel
 from app.ui.count99.widgets import ACCENT, CHOICE, Tap, Text, paint
 from rules.count99.cards import choices_for
@@ -136,7 +136,8 @@ class ComputerScreen(Screen):
             return
         hand = session.game.hands[0]
         if not 0 <= slot < len(hand):
-            self.note(tr("There is no card in slot {slot}. You hold {n}.", slot=slot + 1, n=len(hand)))
+            self.note(trn("There is no card in slot {slot}. You hold {n} card.",
+                          "There is no card in slot {slot}. You hold {n} cards.", len(hand), slot=slot + 1))
             return
         if len(choices_for(session.game.variant, hand[slot], session.table.count)) > 1:
             self.pending = slot
