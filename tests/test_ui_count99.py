@@ -194,3 +194,29 @@ def test_a_hand_of_thirteen_keeps_finger_sized_buttons(ui: Any, tmp_path: Path, 
     assert len(hand) == 13
     assert all(b.width >= 48 and b.height >= 48 for b in hand), [tuple(b.size) for b in hand]
     ui.screenshot("count99-computer-13-cards")
+
+
+@pytest.mark.parametrize(("language", "label", "easy"), [("en", "Computer level", "Easy"),
+                                                          ("de", "Computerstärke", "Leicht")])
+def test_setup_labels_the_computer_level(
+    ui: Any, tmp_path: Path, language: str, label: str, easy: str
+) -> None:
+    from app import i18n
+
+    i18n.set_language(language)
+    try:
+        ctx, _ = build(ui, tmp_path)
+        setup = ctx.manager.get_screen("count99-setup")
+        tap(button(setup, i18n.tr("Against the computer")))
+        text = button(setup, label)
+        level = button(setup, easy)
+        frames(2)
+        x, y = text.to_window(*text.center)
+        lx, ly = level.to_window(*level.center)
+        assert abs(y - ly) < 5 and x < lx, "the label sits on the level's row, before its buttons"
+        assert text.texture_size[0] <= text.width, "the label fits"
+        ui.screenshot(f"count99-setup-computer-{language}")
+        tap(button(setup, i18n.tr("At the table")))
+        assert setup.computer_row.opacity == 0 and setup.level_row.parent is None
+    finally:
+        i18n.set_language("en")

@@ -63,13 +63,16 @@ class SetupScreen(Screen):
         self.hand_size = Stepper(3, *HAND_SIZE_RANGE)
         numbers.add_widget(self.hand_size)
         row(tr("Each player"), numbers)
+        # Against the computer: the level sits beside the number of computer players it applies to.
+        self.level_row = BoxLayout(spacing=8)
+        self.level = Options([("easy", tr("Easy")), ("hard", tr("Hard"))], "hard", "count99-level")
+        self.level_row.add_widget(Text(tr("Computer level"), size_hint_x=None, width=150, halign="right"))
+        self.level_row.add_widget(self.level)
         self.computer_row = BoxLayout(size_hint_y=None, height=ROW, spacing=8)
         self.draw = Options([("auto", tr("Automatic draw")), ("manual", tr("Manual draw"))], "auto",
                             "count99-draw")
-        self.level = Options([("easy", tr("Easy")), ("hard", tr("Hard"))], "hard", "count99-level",
-                             size_hint_x=0.6)
+        self.computer_row.add_widget(Text(tr("Drawing cards"), size_hint_x=None, width=170))
         self.computer_row.add_widget(self.draw)
-        self.computer_row.add_widget(self.level)
         root.add_widget(self.computer_row)
         self.problem = Text("", color=(1, 0.6, 0.4, 1), size_hint_y=None, height=30)
         root.add_widget(self.problem)
@@ -84,7 +87,12 @@ class SetupScreen(Screen):
         self.players_line.clear_widgets()
         self.players_line.add_widget(self.players_label)
         self.players_label.text = tr("Computer players") if computer else tr("Players (in seat order)")
-        self.players_line.add_widget(self.opponents if computer else self.names)
+        if computer:
+            self.opponents.size_hint_x, self.opponents.width = None, 200
+            self.players_line.add_widget(self.opponents)
+            self.players_line.add_widget(self.level_row)
+        else:
+            self.players_line.add_widget(self.names)
         self.computer_row.opacity = 1 if computer else 0
         self.computer_row.disabled = not computer
 
