@@ -20,7 +20,7 @@ from tests.render_board import (
     small_profile,
     truth_letters,
 )
-from vision.classify import ADOPT_AFTER, Classifier, GapWatch, hole_features, learn_model
+from vision.classify import ADOPT_AFTER, Classifier, GapWatch, find_pegs, hole_features, learn_model
 from vision.markers import MarkerFinder, image_from_grid
 from vision.profile import UNSURE, default_profile
 from vision.reader import BoardReader, read_image
@@ -119,6 +119,15 @@ def test_classifier_confidence_and_distance() -> None:
     result = c.classify(np.array([[0, 0, 0], [1, -1, -1], [0.5, -0.5, -0.5], [5, 5, 5]], dtype=np.float64))
     assert result.letters == [".", "R", UNSURE, UNSURE]
     assert result.confidence[0] > 0.99 and result.confidence[3] == 0
+
+
+def test_calibration_finds_a_peg_that_differs_in_one_channel_only() -> None:
+    # a white peg on a yellow board differs mostly in blue: 9 spreads in one channel is a peg,
+    # however alike the other two channels are (a root mean square over channels said 5.2: no peg)
+    empty = learn_model(".", "empty", np.zeros((5, 3)))
+    spread = empty.spread[0]
+    features = np.array([[9 * spread, 0, 0], [0, 0, 4 * spread], [3 * spread, 3 * spread, 3 * spread]])
+    assert find_pegs(features, empty) == [0]
 
 
 HARD = [
