@@ -10,10 +10,11 @@ message has the same shape: ``config.toml: [board.serial] baud: expected an inte
 from __future__ import annotations
 
 import difflib
+import importlib
 import os
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -167,11 +168,43 @@ def default_config_path() -> Path | None:
     return SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None
 
 
+def source_spec(source: str) -> Mapping[str, Key] | None:
+    """The option ``SPEC`` of a board source's factory (``app.source_factories.<source>``), or None
+    when it has none or cannot be imported here (a missing hardware library: checked when it starts).
+    Imported on demand: the factories import this module, and only the chosen one's libraries matter."""
+    try:
+        module = importlib.import_module(f"app.source_factories.{source}")
+    except ImportError:
+        return None
+    spec = getattr(module, "SPEC", None)
+    return spec if isinstance(spec, Mapping) else None
+
+
+def check_source_options(config: Config, source: str) -> dict[str, Any]:
+    """``[board.<source>]`` checked against its factory's SPEC, defaults filled (raises ConfigError)."""
+    options = config.options_for(source)
+    spec = source_spec(source)
+    if spec is None:
+        return dict(options)
+    return check_table(f"{config.path or 'config.toml'}: [board.{source}]", options, spec)
+
+
 def load_config_or_default(path: Path | None) -> tuple[Config, str | None]:
-    """The config, or the defaults plus the message to show when the file is unusable."""
+    """The config, or a safe one plus the message to show when the file is unusable.
+
+    A file that cannot be read or parsed gives the defaults. A typo only in the chosen board's own
+    table (``[board.serial] baud = "fast"``) keeps the rest of the file (language, sound...) and
+    switches to the simulated board, so the message is on the home screen from the start rather
+    than only after the first game tried that board."""
     if path is None:
         return Config(), None
+    fallback = " - using the simulated board until it is fixed"
     try:
-        return load_config(path), None
+        config = load_config(path)
     except ConfigError as exc:
-        return Config(path=str(path)), f"{exc} - using the simulated board until it is fixed"
+        return Config(path=str(path)), f"{exc}{fallback}"
+    try:
+        check_source_options(config, config.board_source)
+    except ConfigError as exc:
+        return replace(config, board_source="simulated"), f"{exc}{fallback}"
+    return config, None

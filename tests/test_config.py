@@ -67,3 +67,20 @@ def test_check_table_fills_defaults_and_widens_ints_to_floats() -> None:
     assert check_table("[x]", {"timeout": 3}, spec) == {"baud": 115200, "timeout": 3.0}
     with pytest.raises(ConfigError, match="expected an integer"):
         check_table("[x]", {"baud": True}, spec)
+
+
+def test_a_typo_in_the_chosen_boards_table_keeps_the_rest_and_uses_the_simulated(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[app]\nlanguage = "de"\n[board]\nsource = "serial"\n[board.serial]\nbaud = "fast"\n')
+    cfg, problem = load_config_or_default(path)
+    assert cfg.board_source == "simulated" and cfg.language == "de"
+    assert problem == (f'{path}: [board.serial] baud: expected an integer, got \'fast\''
+                       " - using the simulated board until it is fixed")
+
+
+def test_a_typo_in_a_board_that_is_not_chosen_does_not_stop_the_chosen_one(tmp_path: Path) -> None:
+    """Only the chosen board is checked at start; ``table99 config`` reports the others."""
+    path = tmp_path / "config.toml"
+    path.write_text('[board]\nsource = "serial"\n[board.gpio]\nlatch_pn = 17\n')
+    cfg, problem = load_config_or_default(path)
+    assert (cfg.board_source, problem) == ("serial", None)

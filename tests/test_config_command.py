@@ -63,6 +63,7 @@ def test_defaults_are_marked(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         ("[board\nsource = 'gpio'\n", "not valid TOML"),
         ("[board.simulated]\nsees_color = true\n", "[board.simulated] sees_color: unknown key (did you mean"),
         ("[board.scripted]\nspeed = 'fast'\n", "[board.scripted] speed: expected a number"),
+        ("[board]\nsource = 'serial'\n[board.serial]\nbaud = 'fast'\n", "[board.serial] baud: expected an"),
     ],
 )
 def test_a_broken_file_names_the_key_and_exits_2(
@@ -74,6 +75,8 @@ def test_a_broken_file_names_the_key_and_exits_2(
     first, second = err.splitlines()
     assert first.startswith(f"table99 config: {path}") and says in first
     assert "the app shows this message" in second
+    chosen_board_or_file = "[board.scripted]" not in text  # scripted is not the chosen board there
+    assert ("runs on the simulated board" in second) == chosen_board_or_file
 
 
 def test_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

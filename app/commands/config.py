@@ -20,7 +20,6 @@ terminal and journal tool for whoever installs the Pi, like the other admin comm
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import tomllib
@@ -33,10 +32,10 @@ from app.config import (
     SYSTEM_CONFIG,
     Config,
     ConfigError,
-    Key,
-    check_table,
+    check_source_options,
     default_config_path,
     load_config,
+    source_spec,
 )
 
 LANGUAGE_NAMES = {"en": "English", "de": "German (Deutsch)"}
@@ -56,27 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def source_spec(source: str) -> Mapping[str, Key] | None:
-    """The option SPEC of a source's factory module, or None when it has none (or cannot load)."""
-    try:
-        module = importlib.import_module(f"app.source_factories.{source}")
-    except ImportError:
-        return None
-    spec = getattr(module, "SPEC", None)
-    return spec if isinstance(spec, Mapping) else None
-
-
-def check_sources(config: Config, where: str) -> dict[str, dict[str, Any]]:
+def check_sources(config: Config) -> dict[str, dict[str, Any]]:
     """Every ``[board.<source>]`` table checked against its factory's SPEC (raises ConfigError)."""
-    checked: dict[str, dict[str, Any]] = {}
-    for source in SOURCES:
-        spec = source_spec(source)
-        options = config.options_for(source)
-        if spec is None:
-            checked[source] = dict(options)
-        else:
-            checked[source] = check_table(f"{where}: [board.{source}]", options, spec)
-    return checked
+    return {source: check_source_options(config, source) for source in SOURCES}
 
 
 def check_outputs(config: Config, where: str) -> dict[str, Any]:
@@ -171,16 +152,18 @@ def main(args: argparse.Namespace) -> int:
         config = Config()
         print(f"No config file ($TABLE99_CONFIG is not set and {SYSTEM_CONFIG} does not exist):")
         print("every setting is at its default.")
-        for line in describe(config, {}, check_sources(config, "defaults")):
+        for line in describe(config, {}, check_sources(config)):
             print(f"  {line}")
         return 0
+    falls_back = "the app shows this message and runs on the simulated board until it is fixed"
     try:
         config = load_config(path)
+        check_source_options(config, config.board_source)  # the app checks the chosen board at start
     except ConfigError as exc:
-        report_error(str(exc), "the app shows this message and runs on the simulated board until it is fixed")
+        report_error(str(exc), falls_back)
         return 2
     try:
-        sources = check_sources(config, str(path))
+        sources = check_sources(config)
         check_outputs(config, str(path))
     except ConfigError as exc:
         report_error(str(exc), "the app shows this message when it starts that board or output")
