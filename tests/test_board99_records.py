@@ -13,6 +13,7 @@ import pytest
 from rules.board99 import Draw, Play, Record, make_setup, record_from_json, record_to_json, replay
 from rules.board99.replay import replay_json, replay_text
 from rules.errors import InvalidRecordError
+from tests.test_board99_support import fill_squares_50_up
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -211,34 +212,10 @@ def test_replay_json_of_a_tie_every_card_drawn_and_discarded() -> None:
     assert "Tie" in replay_text(record)
 
 
-def _fill_squares_50_up(players: list[str]) -> list[dict[str, Any]]:
-    """A 5of99 real-table game on the rows layout: the players fill squares 50..99 with cards
-    0..49 (never five in a row for one player), playing and drawing in turn."""
-    from rules.board99 import GameState, apply
-
-    state = GameState.new(make_setup(players, ruleset="5of99", layout="rows"))
-    actions: list[dict[str, Any]] = []
-    cards = iter(range(50))
-    while len(state.pegs) < 50:
-        who = state.to_move
-        assert who is not None
-        if state.hand_count(who) < 4:
-            action: Any = Draw(who)
-        else:
-            card = next(cards)
-            square = next(sq for sq in range(50, 100) if sq not in state.pegs
-                          and apply(state, Play(who, card, sq))[0].outcome is None)
-            action = Play(who, card, square)
-        state, _ = apply(state, action)
-        actions.append({"by": who, "do": "draw"} if isinstance(action, Draw)
-                       else {"by": who, "do": "play", "card": action.card, "square": action.square})
-    return actions
-
-
 def test_replay_json_lists_players_out_and_the_last_side_left_wins_with_no_line() -> None:
     """At a real table the 5of99 players show their dead hands; "out" lists them in seat order and
     the last player left wins without a line."""
-    actions = _fill_squares_50_up(["Ann", "Ben", "Cat"])
+    actions = fill_squares_50_up(["Ann", "Ben", "Cat"])
     record = {"format": "table99/board99", "version": 1, "ruleset": "5of99", "layout": "rows",
               "players": ["Ann", "Ben", "Cat"], "actions": actions}
     state, _ = replay(record_from_json(record))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rules.board99 import (
     Action,
@@ -81,3 +82,25 @@ def random_action(state: GameState, rng: random.Random, offences: float = 0.05) 
     if not options:
         return None
     return rng.choice(options)
+
+
+def fill_squares_50_up(players: list[str]) -> list[dict[str, Any]]:
+    """A 5of99 real-table game on the rows layout: the players fill squares 50..99 with cards
+    0..49 (never five in a row for one player), playing and drawing in turn."""
+    state = GameState.new(make_setup(players, ruleset="5of99", layout="rows"))
+    actions: list[dict[str, Any]] = []
+    cards = iter(range(50))
+    while len(state.pegs) < 50:
+        who = state.to_move
+        assert who is not None
+        if state.hand_count(who) < 4:
+            action: Any = Draw(who)
+        else:
+            card = next(cards)
+            square = next(sq for sq in range(50, 100) if sq not in state.pegs
+                          and apply(state, Play(who, card, sq))[0].outcome is None)
+            action = Play(who, card, square)
+        state, _ = apply(state, action)
+        actions.append({"by": who, "do": "draw"} if isinstance(action, Draw)
+                       else {"by": who, "do": "play", "card": action.card, "square": action.square})
+    return actions

@@ -416,3 +416,59 @@ def test_a_custom_board_is_typed_in_checked_and_remembered_for_the_next_game(ui:
     setup = again.root.get_screen("board99-setup")
     assert setup.layout.value == "custom" and setup.custom.opacity == 1
     assert [int(n) for n in setup.custom.text.split()] == numbers
+
+
+def test_5of99_at_a_real_table_a_dead_hand_is_typed_in_checked_and_puts_the_player_out(ui: Any) -> None:
+    """Squares 50..99 are full (with cards 0..49), so every card left is dead. The player to move
+    shows a hand: a wrong card is named on screen and nothing changes; the true hand puts them out and
+    the other player wins."""
+    from app.board99_game import Board99Game, TableSetup
+    from app.paths import default_database
+    from rules import board99 as rules
+    from tests.test_board99_support import fill_squares_50_up
+
+    store = GameStore(default_database())
+    game = Board99Game.create(store, rules.make_setup(["Ann", "Ben"], ruleset="5of99", layout="rows"),
+                              TableSetup({"Ann": "red", "Ben": "blue"}))
+    state = game.state
+    for data in fill_squares_50_up(["Ann", "Ben"]):
+        action = rules.record_from_json({"format": "table99/board99", "version": 1, "players": ["Ann", "Ben"],
+                                         "actions": [data]}).actions[0]
+        state, _ = rules.apply(state, action)
+        game.commit(action, state)
+    store.close()
+    d = Driver(ui)
+    tap(find(d.root, text="Resume"))
+    for hole in range(50, 100):  # the family's board already holds the pegs
+        d.screen.source.toggle(hole, None)
+    d.settle()
+    who = d.screen.game.state.to_move
+    assert d.screen.discard_button.text == "DEAD HAND" and who is not None
+    held = d.screen.game.state.hand_count(who)
+    d.press("DEAD HAND")
+    pad = d.modal()
+    for card in [12, *range(61, 60 + held)]:
+        for key in str(card):
+            tap(find(pad, text=key))
+        tap(find(pad, text="Add"))
+    ui.screenshot("board99-dead-hand-pad")
+    tap(find(pad, text="Done"))
+    frames(2)
+    assert "card 12 is already face up" in d.screen.prompt_label.text  # the refusal stays on screen
+    ui.screenshot("board99-dead-hand-refused")
+    assert d.screen.game.state.out == frozenset()
+    d.press("DEAD HAND")
+    pad = d.modal()
+    for card in range(70, 70 + held):
+        for key in str(card):
+            tap(find(pad, text=key))
+        tap(find(pad, text="Add"))
+    tap(find(pad, text="Done"))
+    frames(2)
+    state = d.screen.game.state
+    other = "Ben" if who == "Ann" else "Ann"
+    assert state.out == {who} and state.outcome is not None and state.outcome.winners == (other,)
+    assert f"{who} is out: a dead hand." in d.screen.log_lines
+    assert f"{other} won!" in d.screen.turn_label.text
+    assert d.stored()[-1] == {"by": who, "do": "reveal-dead-hand", "cards": list(range(70, 70 + held))}
+    ui.screenshot("board99-dead-hand-out")

@@ -139,6 +139,7 @@ class GameScreen(Screen):
         self.outputs: TableOutputs | None = None
         self.log_lines: list[str] = []
         self.modal: ModalView | None = None
+        self.refusal: str | None = None  # the last refused announcement, until the game moves on
         self.preview_card: int | None = None
         self.cards_visible = False
         root = BoxLayout(orientation="horizontal")
@@ -192,6 +193,7 @@ class GameScreen(Screen):
         self.game = game
         self.source = source
         self.log_lines = []
+        self.refusal = None
         self.board.set_numbers(game.setup.layout.numbers)
         window = StabilityWindow(stable_seconds, self.clock)
         self.referee = Referee(game, window, sees_colour=source.sees_colour)
@@ -258,6 +260,7 @@ class GameScreen(Screen):
 
     # -- what the referee says ------------------------------------------------------------------
     def _on_referee_event(self, event: Any) -> None:
+        self.refusal = None  # the game moved on: the last refusal is history
         text = event_text(event)
         over = self.game is not None and self.game.state.outcome is not None
         if isinstance(event, TurnChanged) and over:
@@ -290,8 +293,9 @@ class GameScreen(Screen):
         else:
             self.turn_label.text = tr("{name}'s turn", name=to_move) if to_move else ""
             self.turn_label.color = colour_rgba(colours.get(to_move or "")) if to_move else (1, 1, 1, 1)
-        self.prompt_label.text = "" if state.outcome is not None else prompt.text
-        self.prompt_label.color = (1, 0.6, 0.3, 1) if prompt.kind is PromptKind.PROBLEM else (1, 1, 1, 1)
+        self.prompt_label.text = "" if state.outcome is not None else self.refusal or prompt.text
+        problem = prompt.kind is PromptKind.PROBLEM or bool(self.refusal)
+        self.prompt_label.color = (1, 0.6, 0.3, 1) if problem else (1, 1, 1, 1)
         hands = "   ".join(f"{p}: {state.hand_count(p)}" for p in game.setup.players)
         face_up = ", ".join(str(c) for c in state.face_up[-8:]) or "-"
         self.info_label.text = (
@@ -457,10 +461,10 @@ class GameScreen(Screen):
         self.refresh()
 
     def _problem(self, text: str) -> None:
-        self.prompt_label.text = text
-        self.prompt_label.color = (1, 0.6, 0.3, 1)
-        self.ctx.announcer.say(text)
+        """A refused announcement: shown in place of the prompt (and spoken) until the game moves on."""
         self.refusal = text
+        self.ctx.announcer.say(text)
+        self.refresh()
 
     def toggle_cards(self) -> None:
         self.cards_visible = not self.cards_visible
