@@ -148,3 +148,18 @@ def test_replay_text_says_one_token_and_one_card(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert lines[0] == "Ninety Nine (rs-games): Ann, Ben; 1 token, 1 card."
     assert "  Ben loses 1 token (went over 99), 0 left." in lines
+
+
+def test_once_you_are_out_the_computers_finish_and_you_hear_only_the_news() -> None:
+    # With this seed and "always slot 1" you go out in round 1 and three computers play on.
+    keys = "1\n1\n+\n" * 400
+    done = table99("play", "count99", "--seed", "34", "--opponents", "3", "--tokens", "2",
+                   "--hand-size", "13", stdin=keys)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    out = lines.index("You are out of the game.")
+    assert lines[out + 1] == "The computers play on to the end; you hear how each round ends."
+    after = lines[out + 2 :]
+    assert not [line for line in after if " plays " in line or "draw" in line], after
+    assert "Round 2. Computer 1 starts." in after and after[-2] == "Computer 3 wins the game!"
+    assert after[-1] == "Tokens: you out, Computer 1 out, Computer 2 out, Computer 3 1."

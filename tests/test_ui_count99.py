@@ -220,3 +220,33 @@ def test_setup_labels_the_computer_level(
         assert setup.computer_row.opacity == 0 and setup.level_row.parent is None
     finally:
         i18n.set_language("en")
+
+
+def test_once_you_are_out_the_computers_play_on_quicker_to_the_winner(
+    ui: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    from app.count99_game import ComputerGame
+    from app.ui.count99.computer_screen import ComputerScreen
+    from rules.count99.cards import Variant
+    from rules.count99.table import Setup
+
+    monkeypatch.setattr(ComputerScreen, "delay", 0.01)
+    ctx, _ = build(ui, tmp_path)
+    players = ("You", "Computer 1", "Computer 2", "Computer 3")
+    setup = Setup(Variant.QUENTIN_C, players, tokens=2, hand_size=13)
+    session = ComputerGame.create(ctx.store, setup, level="hard", seed=34)  # you go out in round 1
+    ctx.go("count99-computer")
+    screen = ctx.manager.current_screen
+    screen.open(session, session.opening)
+    while session.table.is_in(0):
+        frames_until(lambda: session.humans_turn() or not session.table.is_in(0))
+        if session.humans_turn():
+            screen.play_slot(0)
+            if screen.pending is not None:
+                screen.choose(screen.session.game.view(0).options()[0][1])
+    assert "You are out. The computers play on to the end." in screen.log
+    assert screen.pace() == pytest.approx(0.0025)
+    frames_until(lambda: session.table.over, limit=2000)
+    assert screen.status.turn_label.text == "Computer 3 wins!"
+    assert ctx.announcer.spoken[-1].endswith("Computer 3 wins the game!")
+    ui.screenshot("count99-computer-you-are-out")

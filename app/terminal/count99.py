@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterator
 from typing import TextIO
 
-from app.count99_game import KIND, ComputerGame
+from app.count99_game import ANNOUNCED, KIND, ComputerGame
 from app.count99_text import card_name, describe, direction_name, hand_text, tokens_text, variant_name
 from app.i18n import set_language, tr, trn
 from app.paths import default_database
@@ -26,7 +26,7 @@ from app.store import GameStore, StoreError
 from rules.count99.cards import Variant, choices_for
 from rules.count99.errors import Count99Error
 from rules.count99.players import LEVELS
-from rules.count99.table import Setup
+from rules.count99.table import Eliminated, Setup
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,15 +51,22 @@ class TerminalGame:
         self.game = session.game  # read-only use; every change goes through the session (stored)
         self.out = out
         self._prompted_at: list[dict[str, object]] | None = None
+        self._watching = False  # the person is out: the computers play on, we say only the news
 
     def say(self, line: str) -> None:
         print(line, file=self.out, flush=True)
 
     def report(self, events: list[object]) -> None:
+        """One line per event; once the person is out, only the news (no card-by-card flood)."""
         for event in events:
+            if self._watching and not isinstance(event, ANNOUNCED):
+                continue
             text = describe(event, self.game.setup, you=0)
             if text:
                 self.say(text)
+            if isinstance(event, Eliminated) and event.seat == 0 and not self.game.table.over:
+                self._watching = True
+                self.say(tr("The computers play on to the end; you hear how each round ends."))
 
     def run(self, lines: Iterator[str]) -> int:
         self.report(self.session.opening)

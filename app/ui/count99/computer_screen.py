@@ -24,6 +24,7 @@ from app.ui.count99.status import StatusPanel
 from app.ui.count99.widgets import ACCENT, CHOICE, Tap, Text, paint
 from rules.count99.cards import choices_for
 from rules.count99.errors import Count99Error
+from rules.count99.table import Eliminated
 
 NAME = "count99-computer"
 LOG_LINES = 7
@@ -116,6 +117,8 @@ class ComputerScreen(Screen):
             line = describe(event, setup, you=0)
             if line:
                 self.log.append(line)
+        if any(isinstance(e, Eliminated) and e.seat == 0 for e in events) and not self.session.table.over:
+            self.log.append(tr("You are out. The computers play on to the end."))
         said = announcement(events, setup, you=0)
         if self.session.humans_turn() and any(e for e in events):
             said = f"{said} {tr('Your turn. Count {count}.', count=self.session.table.count)}".strip()
@@ -206,7 +209,13 @@ class ComputerScreen(Screen):
     def schedule_computers(self) -> None:
         assert self.session is not None
         if self._scheduled is None and not self.session.table.over and not self.session.humans_turn():
-            self._scheduled = Clock.schedule_once(self._computer_move, self.delay)
+            self._scheduled = Clock.schedule_once(self._computer_move, self.pace())
+
+    def pace(self) -> float:
+        """Seconds before the next computer move: a quarter of :attr:`delay` once you are out,
+        so the rest of the game (bounded by the 200-card limit, docs/count99.md) is quick to watch."""
+        assert self.session is not None
+        return self.delay if self.session.table.is_in(ComputerGame.HUMAN) else self.delay / 4
 
     def _computer_move(self, _dt: float) -> None:
         self._scheduled = None
