@@ -139,3 +139,24 @@ def test_no_camera_is_said_on_screen(ui: UI, tmp_path: Path) -> None:
     tap(find(screen, text="Keep the holes"))
     tap(find(screen, text="Learn"))
     assert "No camera picture" in screen.status.text and screen.session.step is Step.EMPTY
+
+
+def test_pegs_of_colours_already_learnt_may_stay_on_the_board() -> None:
+    # players put their calibration pegs in one after the other and leave them: the red one
+    # must not be learnt as blue too (that made blue a mix of red and blue)
+    base = Scene(size=SMALL, rotation=-3, tilt=0.2)
+    session = CalibrationSession(default_profile(), colours=[("R", "red"), ("B", "blue"), ("Y", "yellow")])
+    session.keep_corners()
+    assert session.learn_empty(render(base)).ok
+    with_red = Scene(size=SMALL, rotation=-3, tilt=0.2, pegs={23: "red"})
+    assert session.learn_colour(render(with_red)).holes == (23,)
+    with_blue = Scene(size=SMALL, rotation=-3, tilt=0.2, pegs={23: "red", 67: "blue"})
+    outcome = session.learn_colour(render(with_blue))
+    assert outcome.ok and outcome.holes == (67,)
+    blue = next(c for c in session.profile.colours if c.letter == "B")
+    assert blue.samples == 1
+    # only the old pegs in view: no new peg was seen
+    assert session.learn_colour(render(with_blue)).message == "no-peg-seen"
+    game = Scene(size=SMALL, rotation=-3, tilt=0.2, pegs={5: "blue", 50: "red", 99: "blue"})
+    session.skip_colour()
+    assert read_image(render(game), session.profile).letters == truth_letters(game)

@@ -37,23 +37,39 @@ def learn_empty(profile: BoardProfile, shots: Sequence[NDArray[np.float64]]) -> 
 def learn_colour(
     profile: BoardProfile, letter: str, name: str, shots: Sequence[NDArray[np.float64]]
 ) -> tuple[BoardProfile, list[int]]:
-    """Learn a colour from pictures with its pegs placed; returns the profile and holes used."""
+    """Learn a colour from pictures with its pegs placed; returns the profile and holes used.
+
+    Pegs of colours learnt before may still be on the board (players put their calibration pegs
+    in one after another): holes read as one of those colours are not examples of this one.
+    """
     import numpy as np
+
+    from vision.classify import Classifier
 
     if profile.empty is None:
         raise ProfileError("calibration", "learn the empty board first")
     if len(letter) != 1 or letter in (EMPTY, "?"):
         raise ProfileError("calibration", f"a colour's letter is one character, not {letter!r}")
+    others = [c for c in profile.colours if c.letter != letter]
+    known = Classifier(profile.empty, others) if others else None
     examples: list[NDArray[np.float64]] = []
     used: list[int] = []
+    like: list[str] = []
     for features in shots:
-        holes = find_pegs(features, profile.empty)
-        used.extend(holes)
-        examples.extend(features[h] for h in holes)
+        letters = known.classify(features).letters if known is not None else None
+        for hole in find_pegs(features, profile.empty):
+            if letters is not None and letters[hole] in {c.letter for c in others}:
+                like.append(next(c.name for c in others if c.letter == letters[hole]))
+                continue
+            used.append(hole)
+            examples.append(features[hole])
     if not examples:
+        if like:
+            looks = ", ".join(sorted(set(like)))
+            raise ProfileError("calibration", f"no new peg was seen: the pegs in view look like {looks}")
         raise ProfileError("calibration", f"no peg of colour {name!r} was seen: place one in a hole")
     model = learn_model(letter, name, np.array(examples))
-    colours = [c for c in profile.colours if c.letter != letter] + [model]
+    colours = [*others, model]
     return profile.with_models(profile.empty, colours), sorted(set(used))
 
 
