@@ -53,6 +53,25 @@ class ParlettSession:
         sheet = sheet_from_record(stored.setup | {"deals": list(stored.actions)})
         return cls(store, game_id, sheet)
 
+    # -- the deal being entered ---------------------------------------------------------------------
+    def save_draft(self, draft: dict[str, Any]) -> None:
+        """Keep what has been tapped in for the next deal (bids at the start, tricks at the end), so
+        a power cut during play loses nothing. Stored beside the setup, tagged with the deal it is
+        for; never part of the record."""
+        self.store.update_setup(self.game_id, setup_of(self.table) | {
+            "draft": {"deal": len(self.sheet.deals) + 1, "entry": draft}})
+
+    def draft(self) -> dict[str, Any] | None:
+        """The saved entry for the next deal, or None (none saved, or it was for a deal now scored)."""
+        saved = self.store.load(self.game_id).setup.get("draft")
+        if not isinstance(saved, dict) or saved.get("deal") != len(self.sheet.deals) + 1:
+            return None
+        entry = saved.get("entry")
+        return entry if isinstance(entry, dict) else None
+
+    def clear_draft(self) -> None:
+        self.store.update_setup(self.game_id, setup_of(self.table))
+
     @property
     def table(self) -> Table:
         return self.sheet.table
@@ -69,6 +88,7 @@ class ParlettSession:
             raise EntryRejected(str(exc)) from exc
         self.store.append(self.game_id, entry_to_json(sheet.deals[-1].entry))
         self.sheet = sheet
+        self.clear_draft()  # a crash before this line leaves a draft tagged for the scored deal: ignored
         self._mark_status()
         return sheet
 

@@ -98,3 +98,31 @@ def test_survives_a_killed_process_and_exports_a_replayable_record(tmp_path: Pat
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0
     assert json.loads(result.stdout)["rubber"]["totals"]["Ann"] == 13 + 79
+
+
+def test_the_deal_being_entered_survives_a_crash_and_is_not_exported() -> None:
+    """Bids are tapped in when the deal starts (often hidden) and the tricks only after play: a
+    power cut in between must not lose them. The draft is kept beside the setup, for the next deal
+    only; the exported record holds scored deals alone."""
+    store = GameStore(default_database())
+    session = new(store)
+    session.add_deal(SMALL)
+    draft = {"bids": {"Ann": "CHS", "Ben": 4}, "offers": {"Ann": "declare"}, "tricks": {"Ann": 2},
+             "revealed": False}
+    session.save_draft(draft)
+    again = ParlettSession.load(GameStore(default_database()), session.game_id)
+    assert again.draft() == draft
+    assert "draft" not in again.record() and again.record()["deals"] == [SMALL]
+    again.add_deal(SMALL)  # the deal is scored: the draft was for it and is gone
+    assert ParlettSession.load(GameStore(default_database()), session.game_id).draft() is None
+
+
+def test_a_draft_left_behind_by_a_crash_after_scoring_is_not_reused() -> None:
+    store = GameStore(default_database())
+    session = new(store)
+    session.save_draft({"bids": {"Ann": 3}})
+    stored = store.load(session.game_id)
+    store.append(session.game_id, SMALL)  # the deal was committed, the process died before the draft went
+    assert stored.setup["draft"]["deal"] == 1
+    again = ParlettSession.load(GameStore(default_database()), session.game_id)
+    assert len(again.sheet.deals) == 1 and again.draft() is None

@@ -13,6 +13,7 @@ from app.config import Config
 from app.paths import default_database
 from app.speech import Announcer
 from app.store import GameStore
+from rules.parlett.premiums import Premium
 from tests.ui_support import find, find_all, frames, frames_until, tap, walk
 
 pytestmark = pytest.mark.ui
@@ -594,7 +595,36 @@ def test_every_screen_fits_a_portrait_phone_in_german(ui: Any) -> None:
                     assert w.texture_size[0] <= w.width + 1 and w.texture_size[1] <= w.height + 2, (
                         name, w.text, w.size, w.texture_size)
                     if not w.markup:
-                        widest = max(text_width(word, w.font_size, w.font_name, w.bold) for word in w.text.split())
+                        words = w.text.split()
+                        widest = max(text_width(word, w.font_size, w.font_name, w.bold) for word in words)
                         assert widest <= w.width - 8 or w.font_size <= MIN_FONT, (name, w.text, w.font_size)
     finally:
         i18n.set_language("en")
+
+
+def test_a_power_cut_during_play_keeps_the_bids_already_tapped_in(ui: Any) -> None:
+    """Bids go in when the deal starts (hidden), tricks after play: a crash in between loses nothing."""
+    store = GameStore(default_database())
+    game_ui, _, manager = build(store)
+    tap(start_three(ui, manager, game_ui, hidden_bids=True).start_button)
+    enter_bid(manager, "Ann", suits="CHS")
+    enter_bid(manager, "Ben", number=4)
+    tap(role(manager.current_screen, "premium", "Ann"))
+    set_tricks(manager, {"Ann": 2})
+    game_id = game_ui.session.game_id
+    ui.clear()
+    again, _, manager2 = build(GameStore(default_database()))  # a new process: only the database is left
+    manager2.current = again.resume(game_id)
+    ui.show(manager2)
+    assert manager2.current == "parlett-deal"  # straight back to the deal being played
+    deal = manager2.current_screen
+    assert deal.bids == {"Ann": "CHS", "Ben": 4} and deal.tricks == {"Ann": 2, "Ben": 0, "Cat": 0}
+    assert deal.premiums() == {"Ann": Premium.DECLARE}
+    assert role(deal, "bid", "Ann").text == "hidden ✓"  # still hidden after the restart
+    enter_bid(manager2, "Cat", suits="DDD")
+    set_tricks(manager2, {"Ann": 6, "Ben": 2, "Cat": 1})
+    tap(deal.score_button)
+    assert manager2.current == "parlett-totals"
+    assert again.session.sheet.deals[0].entry.premiums == {"Ann": Premium.DECLARE}
+    again.next_deal()  # the draft was for the scored deal: the next one starts empty
+    assert manager2.current_screen.bids == {}

@@ -43,7 +43,12 @@ class ParlettUI:
     def resume(self, game_id: int) -> str:
         assert self.ctx is not None
         self.session = ParlettSession.load(self.ctx.store, game_id)
-        return "parlett-winner" if self.session.sheet.over else "parlett-totals"
+        if self.session.sheet.over:
+            return "parlett-winner"
+        if self.session.draft():  # a deal was being entered when the app stopped: carry on with it
+            self.screens["parlett-deal"].new_deal()
+            return "parlett-deal"
+        return "parlett-totals"
 
     def export_record(self, game_id: int) -> dict[str, Any]:
         """The stored rubber as a ``table99/parlett`` record, with its deals under "deals"."""

@@ -73,7 +73,6 @@ def button(text: str, on_press: Callable[[], Any] | None = None, *, font: float 
     layout unless a height is given; ``accent`` makes it the gold main action."""
     kwargs.setdefault("size_hint_y", 1)
     kwargs.setdefault("size_hint_min_y", TOUCH)
-    kwargs.setdefault("fit_height", True)
     if symbols:
         kwargs["font_name"] = SYMBOL_FONT
     b = BigButton(text, on_press, font_size=sp(font), **kwargs)

@@ -213,8 +213,31 @@ class DealScreen(Screen):
 
     # -- starting -------------------------------------------------------------------------------
     def new_deal(self) -> None:
+        """An empty entry, or the one a crash interrupted (see ``ParlettSession.save_draft``)."""
         self.editing = None
-        self._reset({}, {}, {}, None, None)
+        draft = self.ui.session.draft() or {}
+        try:
+            offers = {h: Premium(k) for h, k in draft.get("offers", {}).items()}
+            trump = Trump(draft["trump"]) if draft.get("trump") else None
+        except (ValueError, AttributeError):  # a damaged draft: start afresh rather than fail
+            draft, offers, trump = {}, {}, None
+        self._reset(dict(draft.get("bids", {})), offers, dict(draft.get("tricks", {})), draft.get("turn_up"),
+                    trump)
+        self.revealed = bool(draft.get("revealed", False))
+        if draft:
+            self.rebuild()
+
+    def draft(self) -> dict[str, Any]:
+        """Everything tapped in so far, offers before priority (what the screen needs to go on)."""
+        return {"bids": dict(self.bids), "offers": {h: p.value for h, p in self.offers.items()},
+                "tricks": dict(self.tricks), "turn_up": self.turn_up,
+                "trump": self.chosen_trump.value if self.chosen_trump else None, "revealed": self.revealed}
+
+    def _changed(self) -> None:
+        """Save a new deal's entry at every tap (corrections are saved whole when confirmed)."""
+        if self.editing is None:
+            self.ui.session.save_draft(self.draft())
+        self.rebuild()
 
     def edit(self, index: int) -> None:
         """Correct deal ``index`` (0-based), prefilled with what was entered."""
@@ -237,7 +260,7 @@ class DealScreen(Screen):
     # -- what the players tapped ----------------------------------------------------------------
     def set_bid(self, hand: str, raw: str | int) -> None:
         self.bids[hand] = raw
-        self.rebuild()
+        self._changed()
 
     def cycle_premium(self, hand: str) -> None:
         table = self.ui.session_table()
@@ -250,23 +273,23 @@ class DealScreen(Screen):
             self.offers.pop(hand, None)
         else:
             self.offers[hand] = following
-        self.rebuild()
+        self._changed()
 
     def change_tricks(self, hand: str, delta: int) -> None:
         self.tricks[hand] = max(0, min(self.ui.session_table().variant.tricks, self.tricks[hand] + delta))
-        self.rebuild()
+        self._changed()
 
     def set_turn_up(self, card: str) -> None:
         self.turn_up = card
-        self.rebuild()
+        self._changed()
 
     def choose_trump(self, trump: Trump | None) -> None:
         self.chosen_trump = trump
-        self.rebuild()
+        self._changed()
 
     def reveal_bids(self) -> None:
         self.revealed = True
-        self.rebuild()
+        self._changed()
 
     # -- derived --------------------------------------------------------------------------------
     def premiums(self) -> dict[str, Premium]:
