@@ -13,7 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from hardware.chain_bits import D0_FIRST, NEAREST_FIRST, ChainBits
 from hardware.gpio_source import ChainReader, MatrixReader, SensorReader
+
+SPI_PINS = {"clock": 11, "miso": 9, "mosi": 10, "ce0": 8, "ce1": 7}
+"""BCM numbers of the Pi's SPI0 (the chain over SPI uses SCLK and MISO; the driver reserves a CE)."""
 
 SHIFT_REGISTER = "shift_register"
 MATRIX = "matrix"
@@ -35,10 +39,18 @@ class ChainWiring:
     sentinel_bits: int = 8
     tied_low: tuple[int, ...] = (102,)
     tied_high: tuple[int, ...] = (103,)
+    chip_order: str = NEAREST_FIRST
+    pin_order: str = D0_FIRST
+    spi: bool = False  # clock and data on SPI0 (GPIO11 SCLK, GPIO9 MISO) instead of clock/data
+    spi_device: int = 0  # the chip select the SPI driver reserves: 0 = CE0 (GPIO8), 1 = CE1 (GPIO7)
 
     @property
     def inputs(self) -> int:
         return self.chips * 8
+
+    def bits(self) -> ChainBits:
+        """How this chain's bits are numbered (for mocks and messages)."""
+        return ChainBits(self.chips, chip_order=self.chip_order, pin_order=self.pin_order)
 
 
 @dataclass(frozen=True)
@@ -84,13 +96,20 @@ def opener(wiring: Wiring, pin_factory: Any = None) -> Callable[[], SensorReader
         if pin_factory is None and (reason := no_gpio_reason()) is not None:
             raise NoGpioError(reason)
         if isinstance(wiring, ChainWiring):
+            chain_options: dict[str, Any] = {
+                "chips": wiring.chips, "active_high": wiring.active_high,
+                "sentinel_bits": wiring.sentinel_bits, "tied_low": wiring.tied_low,
+                "tied_high": wiring.tied_high, "chip_order": wiring.chip_order,
+                "pin_order": wiring.pin_order, "pin_factory": pin_factory,
+            }
+            if wiring.spi:
+                from hardware.spi_chain import SpiShiftRegisterChain
+
+                return ChainReader(SpiShiftRegisterChain(wiring.latch, device=wiring.spi_device,
+                                                         **chain_options))
             from hardware.shift_register import ShiftRegisterChain
 
-            return ChainReader(ShiftRegisterChain(
-                wiring.latch, wiring.clock, wiring.data, chips=wiring.chips,
-                active_high=wiring.active_high, sentinel_bits=wiring.sentinel_bits,
-                tied_low=wiring.tied_low, tied_high=wiring.tied_high, pin_factory=pin_factory,
-            ))
+            return ChainReader(ShiftRegisterChain(wiring.latch, wiring.clock, wiring.data, **chain_options))
         from hardware.matrix import SensorMatrix
 
         return MatrixReader(SensorMatrix(
@@ -122,10 +141,13 @@ class MockBoard:
         self.factory = MockFactory()
         w = self.wiring
         if isinstance(w, ChainWiring):
-            self.sim = MockShiftChain(
-                self.factory, w.latch, w.clock, w.data, chips=w.chips, active_high=w.active_high
-            )
-            self.sim.tied = {**dict.fromkeys(w.tied_low, False), **dict.fromkeys(w.tied_high, True)}
+            clock, data = (SPI_PINS["clock"], SPI_PINS["miso"]) if w.spi else (w.clock, w.data)
+            self.sim = MockShiftChain(self.factory, w.latch, clock, data, chips=w.chips,
+                                      active_high=w.active_high)
+            wire = w.bits().wire_input
+            self.sim.tied = {**{wire(i): False for i in w.tied_low}, **{wire(i): True for i in w.tied_high}}
+            if w.spi:
+                _let_software_spi_find_a_factory(self.factory)
         else:
             self.sim = MockMatrix(self.factory, w.rows, w.columns, active_low=w.active_low,
                                   select_high=w.select_high, check=w.check)
@@ -134,4 +156,17 @@ class MockBoard:
         return opener(self.wiring, self.factory)
 
     def set_inputs(self, inputs: Sequence[int] | set[int] | frozenset[int]) -> None:
+        """Magnets on these (numbered) inputs, on the wires the chain order puts them."""
+        if isinstance(self.wiring, ChainWiring):
+            wire = self.wiring.bits().wire_input
+            inputs = {wire(i) for i in inputs}
         self.sim.set_magnets(inputs)
+
+
+def _let_software_spi_find_a_factory(factory: Any) -> None:
+    """gpiozero's software SPI bus (the mock's SPI) asks for a default pin factory even when it is
+    given one; on a machine without GPIO there is none, so offer the mock factory as the default."""
+    from gpiozero import Device
+
+    if Device.pin_factory is None:
+        Device.pin_factory = factory

@@ -29,6 +29,8 @@ from typing import Any
 
 from gpiozero import CompositeDevice, DigitalInputDevice, DigitalOutputDevice
 
+from hardware.chain_bits import D0_FIRST, NEAREST_FIRST, ChainBits
+
 
 class ShiftRegisterChain(CompositeDevice):  # type: ignore[misc]
     """``chips`` daisy-chained 74HC165s read through three GPIO pins.
@@ -43,6 +45,9 @@ class ShiftRegisterChain(CompositeDevice):  # type: ignore[misc]
         (0 disables the check).
     :param tied_low: spare inputs wired to GND; :param tied_high: spare inputs wired to 3V3.
         With one of each on the last chip, a chain reading all ones *or* all zeros is caught.
+    :param chip_order: ``"nearest_first"`` or ``"farthest_first"``: which chip holds inputs 0..7;
+        :param pin_order: ``"d0_first"`` or ``"d7_first"`` within a chip (see
+        :mod:`hardware.chain_bits`; tied inputs are numbered the same way).
     """
 
     def __init__(
@@ -57,24 +62,15 @@ class ShiftRegisterChain(CompositeDevice):  # type: ignore[misc]
         sentinel_level: bool = False,
         tied_low: Sequence[int] = (),
         tied_high: Sequence[int] = (),
+        chip_order: str = NEAREST_FIRST,
+        pin_order: str = D0_FIRST,
         pin_factory: Any = None,
     ) -> None:
-        if chips < 1:
-            raise ValueError("chips must be at least 1")
-        if sentinel_bits < 0:
-            raise ValueError("sentinel_bits cannot be negative")
-        self._chips = chips
-        self._active_high = active_high
-        self._sentinel_bits = sentinel_bits
-        self._sentinel_level = sentinel_level
+        self._bits = ChainBits(
+            chips, active_high=active_high, sentinel_bits=sentinel_bits, sentinel_level=sentinel_level,
+            tied_low=tied_low, tied_high=tied_high, chip_order=chip_order, pin_order=pin_order,
+        )
         self._sentinel_ok = True
-        for index in (*tied_low, *tied_high):
-            if not 0 <= index < chips * 8:
-                raise ValueError(f"tied input {index} is not an input of {chips} chips")
-        self._tied_low = sum(1 << i for i in set(tied_low))
-        self._tied_high = sum(1 << i for i in set(tied_high))
-        if self._tied_low & self._tied_high:
-            raise ValueError("an input cannot be tied both low and high")
         devices: dict[str, Any] = {}
         try:
             # latch idles high (shift mode); "on" = loading, so active_high=False
@@ -93,23 +89,28 @@ class ShiftRegisterChain(CompositeDevice):  # type: ignore[misc]
     @property
     def inputs(self) -> int:
         """How many sensor inputs the chain has (8 per chip)."""
-        return self._chips * 8
+        return self._bits.inputs
 
     @property
     def chips(self) -> int:
-        return self._chips
+        return self._bits.chips
 
     @property
     def active_high(self) -> bool:
-        return self._active_high
+        return self._bits.active_high
 
     @property
     def sentinel_bits(self) -> int:
-        return self._sentinel_bits
+        return self._bits.sentinel_bits
 
     @property
     def has_tied_inputs(self) -> bool:
-        return bool(self._tied_low or self._tied_high)
+        return self._bits.has_tied_inputs
+
+    @property
+    def bits(self) -> ChainBits:
+        """How the shifted-out bits are numbered and checked."""
+        return self._bits
 
     @property
     def sentinel_ok(self) -> bool:
@@ -129,7 +130,7 @@ class ShiftRegisterChain(CompositeDevice):  # type: ignore[misc]
         latch.state = False  # load D0..D7 of every chip
         latch.state = True  # back to shift mode; chip 0's D7 is now on QH
         raw = 0
-        total = self._chips * 8
+        total = self._bits.inputs
         for position in range(total):
             if data.state:
                 chip, rest = divmod(position, 8)
@@ -137,17 +138,14 @@ class ShiftRegisterChain(CompositeDevice):  # type: ignore[misc]
             clock.state = True
             clock.state = False
         sentinel_ok = True
-        for _ in range(self._sentinel_bits):
-            if bool(data.state) != self._sentinel_level:
+        level = self._bits.sentinel_level
+        for _ in range(self._bits.sentinel_bits):
+            if bool(data.state) != level:
                 sentinel_ok = False
             clock.state = True
             clock.state = False
-        levels = raw
-        if levels & self._tied_low or levels & self._tied_high != self._tied_high:
-            sentinel_ok = False
-        self._sentinel_ok = sentinel_ok
-        full = (1 << total) - 1
-        return raw if self._active_high else raw ^ full
+        mask, self._sentinel_ok = self._bits.decode(raw, sentinel_ok)
+        return mask
 
     @property
     def value(self) -> tuple[bool, ...]:
@@ -156,5 +154,4 @@ class ShiftRegisterChain(CompositeDevice):  # type: ignore[misc]
         return tuple(bool(mask >> i & 1) for i in range(self.inputs))
 
     def describe_input(self, index: int) -> str:
-        chip, pin = divmod(index, 8)
-        return f"chip {chip + 1} pin D{pin}"
+        return self._bits.describe(index)

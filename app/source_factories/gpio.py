@@ -13,7 +13,17 @@ from typing import Any
 
 from app import paths
 from app.config import Config, ConfigError, Key, check_table, in_range, one_of
-from hardware.gpio_setup import MATRIX, SHIFT_REGISTER, ChainWiring, MatrixWiring, MockBoard, Wiring, opener
+from hardware.chain_bits import CHIP_ORDERS, D0_FIRST, NEAREST_FIRST, PIN_ORDERS
+from hardware.gpio_setup import (
+    MATRIX,
+    SHIFT_REGISTER,
+    SPI_PINS,
+    ChainWiring,
+    MatrixWiring,
+    MockBoard,
+    Wiring,
+    opener,
+)
 from hardware.gpio_source import GpioBoardSource
 from hardware.scan import ScanSettings
 from hardware.wiring import WiringMap, WiringMapError
@@ -64,6 +74,10 @@ SPEC: dict[str, Key] = {
     "sentinel_bits": Key(int, 8, in_range(0, 64)),
     "tied_low": Key(list, [102], _inputs),
     "tied_high": Key(list, [103], _inputs),
+    "chip_order": Key(str, NEAREST_FIRST, one_of(*CHIP_ORDERS)),
+    "pin_order": Key(str, D0_FIRST, one_of(*PIN_ORDERS)),
+    "spi": Key(bool, False),  # clock and data on SPI0's SCLK (GPIO11) and MISO (GPIO9)
+    "spi_device": Key(int, 0, in_range(0, 1)),  # the chip select the driver reserves: CE0 or CE1
     # the diode matrix
     "row_pins": Key(list, list(MatrixWiring().rows), pins_check(1)),
     "column_pins": Key(list, list(MatrixWiring().columns), pins_check(1)),
@@ -98,13 +112,18 @@ def wiring_from(values: Mapping[str, Any], where: str) -> Wiring:
                 raise ConfigError(f"{where} {key}", f"inputs {bad} do not exist on {values['chips']} chips")
         if set(values["tied_low"]) & set(values["tied_high"]):
             raise ConfigError(f"{where} tied_high", "an input cannot be tied both low and high")
-        pins = [values["latch_pin"], values["clock_pin"], values["data_pin"]]
-        if len(set(pins)) != 3:
-            raise ConfigError(f"{where} data_pin", "latch, clock and data need three different pins")
+        if values["spi"]:
+            _check_latch_beside_spi(values["latch_pin"], values["spi_device"], where)
+        else:
+            pins = [values["latch_pin"], values["clock_pin"], values["data_pin"]]
+            if len(set(pins)) != 3:
+                raise ConfigError(f"{where} data_pin", "latch, clock and data need three different pins")
         return ChainWiring(
             values["latch_pin"], values["clock_pin"], values["data_pin"], chips=values["chips"],
             active_high=values["sensor_active_high"], sentinel_bits=values["sentinel_bits"],
             tied_low=tuple(values["tied_low"]), tied_high=tuple(values["tied_high"]),
+            chip_order=values["chip_order"], pin_order=values["pin_order"],
+            spi=values["spi"], spi_device=values["spi_device"],
         )
     rows, columns = tuple(values["row_pins"]), tuple(values["column_pins"])
     check = None if values["no_check_pin"] else values["check_pin"]
@@ -115,6 +134,15 @@ def wiring_from(values: Mapping[str, Any], where: str) -> Wiring:
     return MatrixWiring(rows, columns, active_low=values["columns_active_low"],
                         select_high=values["row_select_high"], settle_time=values["settle_us"] / 1e6,
                         check=check)
+
+
+def _check_latch_beside_spi(latch: Any, device: int, where: str) -> None:
+    """With ``spi = true`` the latch may not be one of the pins SPI0 takes (given as a BCM number)."""
+    taken = {SPI_PINS["clock"]: "SCLK", SPI_PINS["miso"]: "MISO", SPI_PINS["mosi"]: "MOSI",
+             SPI_PINS["ce1" if device else "ce0"]: f"CE{device}"}
+    if latch in taken:
+        raise ConfigError(f"{where} latch_pin", (
+            f"GPIO{latch} is SPI0's {taken[latch]} while spi = true: choose another pin (default 17)"))
 
 
 def load_wiring_map(path: Path, inputs: int, where: str) -> WiringMap:
