@@ -88,8 +88,16 @@ class KeptGame:
 
     @classmethod
     def load(cls, store: GameStore, game_id: int) -> KeptGame:
+        """The stored game; a round that ended just before a crash (its next start was not yet
+        committed: they are two appends) gets its next round now, as it would have."""
         stored = store.load(game_id)
-        return cls(store, game_id, setup_from_record(stored.setup), list(stored.actions))
+        game = cls(store, game_id, setup_from_record(stored.setup), list(stored.actions))
+        if not game.table.in_round and not game.table.over:
+            start = StartRound(game.table.next_first())
+            game.table, _ = game.table.apply(start)
+            game.actions.append(action_to_dict(start, game.setup))
+            store.append(game_id, game.actions[-1])
+        return game
 
     def _commit(self, action: StartRound | PlayCard | NoSafeCard | NoCards) -> list[object]:
         """Apply, store, and start the next round when this one ended: all or nothing."""
@@ -180,7 +188,12 @@ class ComputerGame:
         setup = setup_from_record(stored.setup)
         game = CardGame.replay(setup, int(stored.setup["seed"]), bool(stored.setup.get("manual_draw")),
                                list(stored.actions))
-        return cls(store, game_id, game, str(stored.setup.get("level", "hard")), len(stored.actions))
+        session = cls(store, game_id, game, str(stored.setup.get("level", "hard")), len(stored.actions))
+        # What was automatic and may not have been committed before a crash (the next deal, "no
+        # cards", "no safe card") happens now; unless the person may still draw first (docs).
+        if not session.may_draw_first():
+            session.opening = session.advance()
+        return session
 
     @property
     def table(self) -> Table:

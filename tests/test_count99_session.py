@@ -9,6 +9,7 @@ import pytest
 from app.count99_game import ComputerGame, KeptGame, announcement, load_session, record_of
 from app.store import GameStore
 from rules.count99.cards import Variant
+from rules.count99.deal import CardGame
 from rules.count99.errors import NotYourTurnError, WrongChoiceError
 from rules.count99.replay import replay_json
 from rules.count99.table import Setup
@@ -115,3 +116,35 @@ def test_manual_draw_in_a_computer_game(store: GameStore) -> None:
     session.draw()
     assert len(session.game.hands[0]) == 3
     assert store.load(session.game_id).actions[-1] == {"by": "You", "draw": True}
+
+
+def test_a_crash_between_the_round_ending_card_and_the_next_round_is_recovered_at_the_table(
+    store: GameStore,
+) -> None:
+    game = KeptGame.create(store, Setup(Variant.QUENTIN_C, ("Ann", "Ben")))
+    for _ in range(10):
+        game.play("K")  # Ben's 10th King busts at 100
+    assert game.table.round_no == 2 and store.load(game.game_id).actions[-1] == {"start": "Ben"}
+    store.pop_last(game.game_id)  # the power went off between the two commits
+    again = KeptGame.load(store, game.game_id)
+    assert again.table.in_round and again.table.round_no == 2 and again.table.turn == 1
+    assert store.load(game.game_id).actions[-1] == {"start": "Ben"}
+    again.play("K")  # the table goes on
+    assert again.table.count == 10
+
+
+def test_a_crash_before_the_next_deal_is_recovered_against_the_computer(store: GameStore) -> None:
+    session = ComputerGame.create(store, Setup(Variant.QUENTIN_C, ("You", "C1", "C2")), seed=11)
+    while session.table.round_no < 2:
+        if session.humans_turn():
+            session.play(*session.game.view(0).options()[0])
+        else:
+            session.computer_step()
+    actions = list(store.load(session.game_id).actions)
+    last_start = max(i for i, a in enumerate(actions) if "start" in a)
+    store.replace_actions(session.game_id, actions[:last_start])  # lost with the power
+    again = ComputerGame.load(store, session.game_id)
+    assert again.table.in_round and again.table.round_no == 2
+    assert any(type(e).__name__ == "RoundStarted" for e in again.opening)
+    assert list(store.load(session.game_id).actions)[last_start] == actions[last_start]
+    assert again.game.hands == CardGame.replay(session.setup, 11, False, actions[: last_start + 1]).hands
