@@ -162,7 +162,10 @@ def test_an_unannounced_peg_opens_the_who_played_question(ui: Any) -> None:
     frames_until(lambda: d.screen.modal is not None and d.screen.modal.parent is not None)
     ui.screenshot("board99-who-played")
     modal = d.modal()
-    tap(find(modal, text="Ann"))
+    assert modal.who.text == "By: Ann"  # the player to move; a tap steps on to the next player
+    tap(modal.who)
+    assert modal.who.text == "By: Ben"
+    tap(modal.who)
     d.type_card(5)
     assert d.stored()[-1] == {"by": "Ann", "do": "play", "card": 5, "square": 33}
 
@@ -285,7 +288,7 @@ def test_resume_offers_the_unfinished_game_and_checks_the_board(ui: Any) -> None
     ui.screenshot("board99-resume-fix-board")
     d.tap_hole(57)
     d.settle()
-    assert "Ben's turn" in d.screen.prompt_label.text
+    assert "Ben's turn" in d.screen.turn_label.text and d.screen.prompt_label.text == ""
 
 
 def test_turn_leds_follow_the_game_and_a_physical_draw_button_announces_a_draw(ui: Any) -> None:

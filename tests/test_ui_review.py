@@ -172,3 +172,39 @@ def test_history_abandon_is_not_the_word_for_cancel_and_counts_agree(ui: Any, ge
     assert box.yes_button.text == "Aufgeben" and "aufgeben" in box.children[0].children[-1].text
     tap(box.no_button)
     assert store.games()[0].status == "playing"
+
+
+def test_six_players_in_german_keep_targets_and_text_inside_the_panel(ui: Any, german: None) -> None:
+    """Six players with long names: "Von:" (who announces) shows each name whole on one big button,
+    and the status lines and the log stay between the heading and the buttons."""
+    from app.board99_game import Board99Game, TableSetup
+    from app.paths import default_database
+    from rules import board99 as rules
+    from tests.ui_support import tap
+
+    names = ["Annegret", "Bernhard", "Cordula", "Dietrich", "Elisabeth", "Friedrich"]
+    store = GameStore(default_database())
+    colours = {"Annegret": "red", "Bernhard": "blue", "Cordula": "green"}
+    game = Board99Game.create(store, rules.make_setup(names), TableSetup(colours))
+    state = game.state
+    for name in names:
+        state, _ = rules.apply(state, rules.Draw(name))
+        game.commit(rules.Draw(name), state)
+    app, root = build_app(store)
+    ui.show(root)
+    root.current = app.uis["board99"].resume(game.id)
+    frames(4)
+    screen = root.get_screen("board99-game")
+    for event in rules.apply(state, rules.Play("Annegret", 70, 12))[1]:  # the longest log line there is
+        screen._on_referee_event(event)
+    frames(3)
+    ui.screenshot("review-board99-six-de")
+    for name in [*names[1:], names[0]]:  # each tap steps to the next player, round to the first
+        tap(screen.who)
+        frames(1)
+        assert screen.who.text == f"Von: {name}" and screen.who.value == name
+        assert screen.who.height >= 48 and words_fit(screen.who) and screen.who.font_size >= 15, name
+    for label in (screen.turn_label, screen.prompt_label, screen.info_label, screen.log_label):
+        assert screen.who.top <= label.y and label.top <= screen.panel.top, label.text
+        assert label.texture_size[1] <= label.height + 1, label.text
+    assert screen.log_lines and screen.log_label.text.startswith("Strafe für Annegret")

@@ -258,3 +258,46 @@ class Choice(BoxLayout):
         for key, button in self.buttons.items():
             button.background_color = ACCENT if key == self.value else MUTED
 
+
+class CycleButton(BigButton):
+    """One big button that steps to the next option on every tap, showing ``label(option)``.
+
+    Where a row of buttons would be too narrow (six players' names in the game panel's 300 px, or
+    in a side pad), one full-width button keeps a 48 px target and whole words; the setup screen's
+    colour and player-type buttons work the same way.
+    """
+
+    def __init__(
+        self,
+        options: Sequence[tuple[str, str]],
+        value: str,
+        label: Callable[[str], str] | None = None,
+        on_change: Callable[[str], Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.options = list(options)
+        self.value = value
+        self.label = label or (lambda text: text)
+        self.on_change = on_change
+        kwargs.setdefault("height", TOUCH)
+        super().__init__("", on_press=self.step, **kwargs)
+        self._show()
+
+    def set_options(self, options: Sequence[tuple[str, str]], value: str) -> None:
+        self.options = list(options)
+        self.value = value
+        self._show()
+
+    def step(self) -> None:
+        keys = [key for key, _ in self.options]
+        if keys:
+            self.select(keys[(keys.index(self.value) + 1) % len(keys)] if self.value in keys else keys[0])
+
+    def select(self, key: str) -> None:
+        self.value = key
+        self._show()
+        if self.on_change is not None:
+            self.on_change(key)
+
+    def _show(self) -> None:
+        self.text = self.label(dict(self.options).get(self.value, self.value)) if self.value else ""

@@ -29,12 +29,13 @@ from app.ui.widgets import (
     ACCENT,
     BIG_FONT,
     FONT,
+    MUTED,
     READABLE,
     TOUCH,
     Background,
     BigButton,
-    Choice,
     ConfirmBox,
+    CycleButton,
     NumberPad,
     WrapLabel,
     colour_rgba,
@@ -46,6 +47,12 @@ from rules import board99 as rules
 
 log = logging.getLogger(__name__)
 NAME = "board99-game"
+
+
+def by_label(player: str) -> str:
+    return tr("By: {name}", name=player)
+
+
 LOG_ENTRIES = 4  # kept; as many as fit are shown
 
 
@@ -59,9 +66,10 @@ class CardPad(ModalView):
         box = BoxLayout(orientation="vertical", padding=8, spacing=6)
         Background.paint(box)
         box.add_widget(WrapLabel(title, font_size=FONT))
-        self.who: Choice | None = None
-        if players:
-            self.who = Choice([(p, p) for p in players], who or players[0])
+        self.who: CycleButton | None = None
+        if players:  # one button that steps through the players: six names fit no row of 320 px
+            self.who = CycleButton([(p, p) for p in players], who or players[0], label=by_label,
+                                   font_size=READABLE)
             box.add_widget(self.who)
         self.on_card = on_card
         if hand is not None:
@@ -160,7 +168,8 @@ class GameScreen(Screen):
         self.log_label = WrapLabel("", font_size=READABLE, color=(0.78, 0.78, 0.78, 1), size_hint_y=1)
         self.log_label.bind(size=self._fit_log)
         panel.add_widget(self.log_label)
-        self.who = Choice([], "", size_hint_y=None, height=TOUCH)
+        # Who announces: the player to move unless a tap steps on to another (an out-of-turn entry).
+        self.who = CycleButton([], "", label=by_label, font_size=READABLE)
         panel.add_widget(self.who)
         actions = BoxLayout(size_hint_y=None, height=68, spacing=5)
         self.play_button = BigButton(tr("PLAY"), on_press=self.ask_play, height=68, font_size=sp(22),
@@ -212,15 +221,7 @@ class GameScreen(Screen):
             self.bottom.add_widget(self.cards_button, index=1)
         elif not digital and self.cards_button.parent is not None:
             self.bottom.remove_widget(self.cards_button)
-        self.who.clear_widgets()
-        self.who.buttons = {}
-        self.who.add_widget(WrapLabel(tr("By:"), font_size=sp(15), size_hint=(0.3, 1), valign="middle"))
-        for player in game.setup.players:
-            button = BigButton(player, height=TOUCH, font_size=sp(15))
-            button.choice_key = player
-            button.bind(on_release=lambda b: self.who.select(b.choice_key))
-            self.who.buttons[player] = button
-            self.who.add_widget(button)
+        self.who.set_options([(p, p) for p in game.setup.players], game.state.to_move or "")
         self.referee.start()
         self.pump()
         self.refresh()
@@ -293,7 +294,11 @@ class GameScreen(Screen):
         else:
             self.turn_label.text = tr("{name}'s turn", name=to_move) if to_move else ""
             self.turn_label.color = colour_rgba(colours.get(to_move or "")) if to_move else (1, 1, 1, 1)
-        self.prompt_label.text = "" if state.outcome is not None else self.refusal or prompt.text
+        # The plain "X's turn: PLAY, DRAW or DISCARD" repeats the heading and the buttons: left out,
+        # so the log has room (it is still there for speech and LEDs).
+        routine = prompt.phase is Phase.ANNOUNCE and prompt.kind is PromptKind.INFO
+        shown = "" if state.outcome is not None or routine else prompt.text
+        self.prompt_label.text = self.refusal or shown
         problem = prompt.kind is PromptKind.PROBLEM or bool(self.refusal)
         self.prompt_label.color = (1, 0.6, 0.3, 1) if problem else (1, 1, 1, 1)
         hands = "   ".join(f"{p}: {state.hand_count(p)}" for p in game.setup.players)
@@ -334,6 +339,9 @@ class GameScreen(Screen):
         self.cards_button.disabled = game.setup.deck is None or game.is_computer(to_move)
         self.who.value = self.who.value or (to_move or "")
         self.who._show()
+        who_colour = colours.get(self.who.value)
+        self.who.background_color = colour_rgba(who_colour) if who_colour else MUTED
+        self.who.color = (0, 0, 0, 1) if who_colour in ("white", "yellow") else (1, 1, 1, 1)
         self._show_hand()
 
     def _fit_log(self, *_: Any) -> None:
