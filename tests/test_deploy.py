@@ -366,3 +366,83 @@ def test_the_desktop_launcher_only_runs_for_the_table99_group(tmp_path: Path) ->
 def test_the_still_copy_holds_what_the_installer_packages() -> None:
     line = next(x for x in INSTALL.read_text().splitlines() if x.startswith("PACKAGE_PARTS=("))
     assert tuple(line.split("(", 1)[1].rstrip(")").split()) == PACKAGE_PARTS
+
+
+def test_the_app_under_the_units_environment_logs_each_line_once_with_the_config_typo(tmp_path: Path) -> None:
+    """The real ``table99 run`` with the unit's Environment= (the screen offscreen, paths in tmp) and a
+    config typo: the typo is logged, and every line reaches the journal once, in one format (Kivy's
+    own console handler beside Python's logging would write each line twice, the second with colour
+    codes)."""
+    import sys
+    import threading
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KIVY_", "KCFG_", "TABLE99_"))}
+    env.update(dict(e.split("=", 1) for e in unit_settings()["Environment"]))
+    config = tmp_path / "config.toml"
+    config.write_text('[board]\nsourse = "gpio"\n')
+    env.update(SDL_VIDEODRIVER="offscreen", HOME=str(tmp_path), KIVY_HOME=str(tmp_path / "kivy"),
+               TABLE99_DATA_DIR=str(tmp_path / "data"), TABLE99_CONFIG=str(config), PYTHONPATH=str(ROOT))
+    app = subprocess.Popen([sys.executable, "-m", "app", "run"], cwd=tmp_path, env=env, text=True,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    watchdog = threading.Timer(90, app.kill)  # a hang fails the test instead of blocking the suite
+    watchdog.start()
+    lines: list[str] = []
+    try:
+        assert app.stdout is not None  # stdout and stderr together, as in the journal
+        for line in app.stdout:
+            lines.append(line.rstrip("\n"))
+            if "Start application main loop" in line:
+                break
+    finally:
+        app.terminate()
+        app.wait(timeout=30)
+        watchdog.cancel()
+    log = "\n".join(lines)
+    assert sum("Start application main loop" in line for line in lines) == 1, log
+    typo = [line for line in lines if "[board] sourse: unknown key (did you mean 'source'?)" in line]
+    assert len(typo) == 1 and " ERROR " in typo[0], log
+    assert not any("\x1b[" in line for line in lines), log
+
+
+def desktop_launcher(tmp_path: Path, crashes: int) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """Run deploy/table99-desktop as a table99 group member, with a stand-in app that crashes
+    ``crashes`` times and then quits on purpose, and a stand-in systemd-cat; returns what ran.
+    The app stand-in is bash: dash would drop "KCFG_INPUT_%(name)s" (not a shell name) from its
+    environment, which Python (the real app) keeps."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    ran = tmp_path / "ran.log"
+    scripts = {
+        "id": "#!/bin/sh\necho pi adm video table99\n",
+        "systemd-cat": '#!/bin/sh\nprintf "systemd-cat %s\\n" "$*" >> "$RAN"\n'
+                       'shift 3\nexec "$@"\n',  # -t table99 --stderr-priority=...
+        "table99": '#!/bin/bash\nprintf "table99 %s [%s] LOG=%s umask=%s\\n" "$*" '
+                   '"$(env | grep "^KCFG_INPUT_%(name)s=")" "$KIVY_LOG_MODE" "$(umask)" >> "$RAN"\n'
+                   '[ "$1" = config ] && exit 2\n'
+                   'n=$(grep -c "^table99 run" "$RAN"); [ "$n" -gt "$CRASHES" ] && exit 0\nexit 1\n',
+    }
+    for name, text in scripts.items():
+        (bin_dir / name).write_text(text)
+        (bin_dir / name).chmod(0o755)
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path), "RAN": str(ran),
+           "CRASHES": str(crashes), "TABLE99_APP": str(bin_dir / "table99"), "TABLE99_RESTART_DELAY": "0"}
+    done = subprocess.run(["bash", str(DEPLOY / "table99-desktop")], capture_output=True, text=True,
+                          env=env, timeout=60, check=False)
+    return done, ran.read_text().splitlines()
+
+
+def test_the_desktop_launcher_checks_the_config_then_keeps_the_app_up(tmp_path: Path) -> None:
+    done, ran = desktop_launcher(tmp_path, crashes=2)
+    assert done.returncode == 0, done.stderr
+    apps = [line for line in ran if line.startswith("table99 ")]
+    assert apps[0].startswith("table99 config ")  # a bad config (status 2) does not stop the start
+    assert [line.split(" [")[0] for line in apps[1:]] == ["table99 run --fullscreen"] * 3
+    for line in apps[1:]:  # the desktop's pointer events only: Kivy's own panel reader is off
+        assert "[KCFG_INPUT_%(name)s=] LOG=PYTHON umask=0007" in line
+    assert "systemd-cat -t table99 --stderr-priority=err" in ran[0]
+
+
+def test_the_desktop_launcher_gives_up_after_ten_crashes(tmp_path: Path) -> None:
+    done, ran = desktop_launcher(tmp_path, crashes=99)
+    assert done.returncode == 1
+    assert sum(line.startswith("table99 run") for line in ran) == 10
