@@ -226,3 +226,10 @@ def test_replay_json_lists_players_out_and_the_last_side_left_wins_with_no_line(
     over = replay_json(dict(record, actions=[*actions, cat, ann]))
     assert over["status"] == "won" and over["winners"] == ["Ben"] and over["line"] == []
     assert over["to_move"] is None and over["out"] == ["Ann", "Cat"]
+
+
+def test_replay_text_counts_agree_with_their_number() -> None:
+    one = {"format": "table99/board99", "version": 1, "players": ["Ann", "Ben"],
+           "actions": [{"by": "Ann", "do": "draw"}]}
+    assert "layout spiral-out, 1 action\n" in replay_text(one)
+    assert "layout spiral-out, 0 actions\n" in replay_text(dict(one, actions=[]))

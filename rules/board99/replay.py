@@ -57,7 +57,8 @@ def replay_text(record: dict[str, Any]) -> str:
     state, _ = replay(rec)
     setup = state.setup
     lines = [
-        f"Game of 99 ({setup.ruleset.value}), layout {setup.layout.name}, {len(rec.actions)} actions",
+        f"Game of 99 ({setup.ruleset.value}), layout {setup.layout.name}, {len(rec.actions)} "
+        + ("action" if len(rec.actions) == 1 else "actions"),
         "Sides: " + "; ".join(" + ".join(side) for side in setup.sides),
     ]
     if state.outcome is None:
