@@ -257,3 +257,41 @@ def test_print_markers_writes_stickers_at_true_size(tmp_path: Path, suffix: str)
 def test_print_markers_refuses_a_bad_file_type(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["print-markers", "--out", str(tmp_path / "m.svg")]) == 2
     assert ".pdf or .png" in capsys.readouterr().err
+
+
+def test_the_marker_sheet_says_where_the_default_profile_expects_the_stickers() -> None:
+    from app.commands.print_markers import instructions
+    from vision.profile import default_profile
+
+    profile = default_profile()
+    sticker, hole = profile.markers[0], profile.holes[0]
+    inner_corner = (sticker.centre[0] + sticker.size / 2, sticker.centre[1] + sticker.size / 2)
+    distance = hole[0] - inner_corner[0]
+    assert distance == hole[1] - inner_corner[1] == 35
+    text = " ".join(instructions(sticker.size))
+    assert f"{distance:g} mm beside and {distance:g} mm above" in text
+    assert "expects 40 mm" not in text
+    # a size the default profile does not expect is called out on the sheet
+    assert "expects 40 mm squares" in " ".join(instructions(30))
+
+
+def test_the_german_marker_sheet_wraps_within_the_paper_and_has_umlauts() -> None:
+    from PIL import Image, ImageDraw
+
+    from app.commands.print_markers import instructions, sheet_font, wrap
+    from app.i18n import set_language
+
+    set_language("de")
+    try:
+        paragraphs = instructions(30)
+    finally:
+        set_language("en")
+    draw = ImageDraw.Draw(Image.new("L", (10, 10)))
+    font = sheet_font(38)
+    for paragraph in paragraphs:
+        lines = wrap(draw, paragraph, font, 2000)
+        assert " ".join(lines) == " ".join(paragraph.split())
+        assert all(draw.textlength(line, font=font) <= 2000 for line in lines if " " in line)
+    # the sheet's font draws umlauts as letters, not as the same "missing" box
+    glyphs = {bytes(font.getmask(ch)) for ch in "äöüß"}
+    assert len(glyphs) == 4

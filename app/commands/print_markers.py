@@ -31,24 +31,128 @@ def corner_label(index: int) -> str:
     return [tr("top left"), tr("top right"), tr("bottom right"), tr("bottom left")][index]
 
 
+def default_placement() -> tuple[float, float]:
+    """(sticker side, distance) the default profile expects, in mm: the distance is from a corner
+    hole to the nearest corner of its sticker's black square, both across and along the board."""
+    from vision.profile import default_profile
+
+    profile = default_profile()
+    marker, (hole_x, _) = profile.markers[0], profile.holes[0]
+    return marker.size, hole_x - marker.centre[0] - marker.size / 2
+
+
 def instructions(size_mm: float) -> list[str]:
-    return [
+    """The sheet's paragraphs (wrapped to the paper's width when drawn, in any language)."""
+    expected_size, distance = default_placement()
+    paragraphs = [
         tr(
             "Table99 board stickers: print at 100% (no 'fit to page'). Each black square must be {size} mm.",
             size=f"{size_mm:g}",
         ),
-        tr("Cut out the four stickers. Stick each one upright, its number readable from the players' side,"),
-        tr("flat on the table or the board beside the board's corners: 0 top left, 1 top right,"),
-        tr("2 bottom right, 3 bottom left. The default profile expects them 35 mm diagonally outside"),
-        tr("the corner holes; anywhere else is fine too: then touch the four corner holes once"),
-        tr("in the app (Settings, Camera). Keep the white border around each square uncovered."),
+        tr(
+            "Cut out the four stickers. Stick each one flat and upright (its number readable from the"
+            " players' side) beside the board's corners: 0 top left, 1 top right, 2 bottom right,"
+            " 3 bottom left."
+        ),
+        tr(
+            "Where the default profile expects them (drawn below): the corner of the black square"
+            " nearest the board {distance} mm beside and {distance} mm above (or below) the nearest"
+            " corner hole. Anywhere else is fine too: then touch the four corner holes once in the app"
+            " (Settings, Camera).",
+            distance=f"{distance:g}",
+        ),
+        tr("Keep the white border around each square uncovered."),
     ]
+    if abs(size_mm - expected_size) > 1e-6:
+        paragraphs.append(
+            tr(
+                "The app's default profile expects {expected} mm squares: print that size, or first set"
+                ' every sticker\'s "size" in the camera profile to {size} (docs/vision.md).',
+                expected=f"{expected_size:g}",
+                size=f"{size_mm:g}",
+            )
+        )
+    return paragraphs
+
+
+def sheet_font(size_px: int) -> Any:
+    """A font that has umlauts (Pillow's built-in one draws boxes for a German sheet): DejaVu Sans
+    from the system or from Kivy's fonts, else Pillow's own."""
+    import importlib.util
+
+    from PIL import ImageFont
+
+    candidates = ["DejaVuSans.ttf"]  # Pillow also looks in the system's font folders
+    kivy = importlib.util.find_spec("kivy")  # finds the folder without importing Kivy
+    for folder in (kivy.submodule_search_locations or []) if kivy else []:
+        candidates.append(str(Path(folder) / "data" / "fonts" / "DejaVuSans.ttf"))
+    for candidate in candidates:
+        try:
+            return ImageFont.truetype(candidate, size_px)
+        except OSError:
+            continue
+    return ImageFont.load_default(size=size_px)
+
+
+def wrap(draw: Any, text: str, font: Any, width_px: float) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width_px``."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and draw.textlength(f"{lines[-1]} {word}", font=font) <= width_px:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def draw_placement(draw: Any, font: Any, x_mm: float, y_mm: float, scale: float, px: Any) -> None:
+    """A small plan of where the default profile expects the stickers, drawn from that profile
+    (so the picture and the profile cannot disagree): the holes, the corner holes bigger, the
+    board's edge half a pitch outside them, and the four stickers with their numbers."""
+    from vision.profile import default_profile
+
+    profile = default_profile()
+    xs = [m.centre[0] + s * m.size / 2 for m in profile.markers for s in (-1, 1)]
+    ys = [m.centre[1] + s * m.size / 2 for m in profile.markers for s in (-1, 1)]
+    left, top = min(xs), min(ys)
+
+    def at(x: float, y: float) -> tuple[int, int]:
+        return px(x_mm + (x - left) * scale), px(y_mm + (y - top) * scale)
+
+    (x0, y0), (x1, _), (_, y1) = profile.holes[0], profile.holes[1], profile.holes[2]
+    margin = (x1 - x0) / (profile.cols - 1) / 2
+    corner_holes = {
+        (0, 0),
+        (0, profile.cols - 1),
+        (profile.rows - 1, 0),
+        (profile.rows - 1, profile.cols - 1),
+    }
+    draw.rectangle([at(x0 - margin, y0 - margin), at(x1 + margin, y1 + margin)], outline=0, width=px(0.3))
+    for r in range(profile.rows):
+        for c in range(profile.cols):
+            cx = x0 + (x1 - x0) * c / (profile.cols - 1)
+            cy = y0 + (y1 - y0) * r / (profile.rows - 1)
+            (a, b), radius = at(cx, cy), px(0.6 if (r, c) not in corner_holes else 1.1)
+            draw.ellipse([a - radius, b - radius, a + radius, b + radius], fill=0)
+    for m in profile.markers:
+        half = m.size / 2
+        draw.rectangle(
+            [at(m.centre[0] - half, m.centre[1] - half), at(m.centre[0] + half, m.centre[1] + half)], fill=0
+        )
+        a, b = at(*m.centre)
+        draw.text((a - px(1), b - px(1.6)), str(m.id), fill=255, font=font)
+    _, distance = default_placement()
+    inner = profile.markers[0]
+    corner = (inner.centre[0] + inner.size / 2, inner.centre[1] + inner.size / 2)
+    draw.line([at(*corner), at(x0, y0)], fill=0, width=px(0.2))
+    label = f"{distance:g} mm / {distance:g} mm"
+    draw.text((at(*corner)[0] + px(3), at(*corner)[1] - px(2.5)), label, fill=0, font=font)
 
 
 def render_sheet(size_mm: float = 40.0, paper: str = "a4", dpi: int = 300) -> Any:
     """The sheet as a Pillow image at ``dpi`` (white, stickers and text in black)."""
     import cv2
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
     def px(mm: float) -> int:
         return round(mm / 25.4 * dpi)
@@ -58,7 +162,7 @@ def render_sheet(size_mm: float = 40.0, paper: str = "a4", dpi: int = 300) -> An
         raise ValueError(tr("--size-mm must be between 10 and {most}", most=f"{(width_mm - 40) / 2:g}"))
     sheet = Image.new("L", (px(width_mm), px(height_mm)), 255)
     draw = ImageDraw.Draw(sheet)
-    font = ImageFont.load_default(size=max(10, px(3.2)))
+    font = sheet_font(max(10, px(3.2)))
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_100)
     quiet = size_mm / 6  # the white border a detector needs around the code
     cell = size_mm + 2 * quiet + 12
@@ -80,10 +184,14 @@ def render_sheet(size_mm: float = 40.0, paper: str = "a4", dpi: int = 300) -> An
             draw.line([(box[2], b), (box[2], min(b + px(1.5), box[3]))], fill=0)
         label = f"{index}: {corner_label(index)}"
         draw.text((px(x0), box[3] + px(1.5)), label, fill=0, font=font)
-    y = top + 2 * (cell + 8) + 10
-    for line in instructions(size_mm):
-        draw.text((px(15), px(y)), line, fill=0, font=font)
-        y += 6
+    y = top + 2 * (cell + 8) + 4
+    for paragraph in instructions(size_mm):
+        for line in wrap(draw, paragraph, font, px(width_mm - 30)):
+            draw.text((px(15), px(y)), line, fill=0, font=font)
+            y += 5.0
+        y += 1.5
+    plan_scale = min(0.2, (height_mm - y - 12) / 380)
+    draw_placement(draw, font, (width_mm - 380 * plan_scale) / 2, y + 4, plan_scale, px)
     return sheet
 
 
