@@ -553,7 +553,13 @@ def test_chart_keeps_every_line_visible_when_totals_are_equal(ui: Any) -> None:
     ui.screenshot("parlett-chart-equal-totals")
 
 
-def test_every_screen_fits_a_portrait_phone_in_german(ui: Any) -> None:
+FIVE_BIG = {"bids": {f"Spieler {n}": 9 if n == 1 else 0 for n in range(1, 6)},
+            "premium": {"Spieler 1": "declare"},
+            "tricks": {f"Spieler {n}": 9 if n == 1 else 0 for n in range(1, 6)}}
+
+
+@pytest.mark.parametrize("variant", ["three", "five"])
+def test_every_screen_fits_a_portrait_phone_in_german(ui: Any, variant: str) -> None:
     """Setup, deal, totals, chart and winner at 360x600: nothing runs off the screen's sides."""
     from kivy.uix.button import Button
     from kivy.uix.label import Label
@@ -564,19 +570,31 @@ def test_every_screen_fits_a_portrait_phone_in_german(ui: Any) -> None:
     try:
         game_ui, _, manager = build()
         ui.resize(360, 600)
-        setup = start_three(ui, manager, game_ui)
+        if variant == "three":
+            setup, big = start_three(ui, manager, game_ui), BIG
+        else:
+            manager.current = game_ui.new_game_screen()
+            ui.show(manager)
+            setup, big = manager.current_screen, FIVE_BIG
+            tap(next(w for w in setup.variant_row.children if w.variant == "five"))
         shots = {"setup": setup}
         tap(setup.start_button)
         frames(3)
         shots["deal"] = manager.current_screen
-        _play_deals(game_ui, [BIG] * 5)
+        for _ in range(12):
+            game_ui.session.add_deal(big)
+            if len(game_ui.session.sheet.deals) >= 2:
+                break
         game_ui.show_totals()
         frames(3)
         shots["totals"] = manager.current_screen
         game_ui.go("parlett-chart")
         frames(3)
         shots["chart"] = manager.current_screen
-        game_ui.session.add_deal(BIG)
+        for _ in range(20):
+            if game_ui.session.sheet.over:
+                break
+            game_ui.session.add_deal(big)
         game_ui.after_change()
         frames(3)
         assert manager.current == "parlett-winner"
@@ -584,13 +602,15 @@ def test_every_screen_fits_a_portrait_phone_in_german(ui: Any) -> None:
         for name, screen in shots.items():
             manager.current = screen.name
             frames(3)
-            ui.screenshot(f"parlett-portrait-de-{name}")
+            ui.screenshot(f"parlett-portrait-de-{variant}-{name}")
             for w in walk(screen):
                 if not (isinstance(w, Label) and w.text and w.width > 0 and w.get_root_window() is not None):
                     continue
                 centre = w.to_window(*w.center)[0]
                 half = max(w.width, w.texture_size[0]) / 2  # the text as drawn, not only its box
                 assert centre - half >= -1 and centre + half <= 361, (name, w.text, centre, half)
+                if getattr(w, "role", None) == "total":  # the big numbers fit their rows
+                    assert w.texture_size[1] <= w.height + 2, (name, w.text, w.size, w.texture_size)
                 if isinstance(w, Button):  # a button's text stays inside it, never broken mid-word
                     assert w.texture_size[0] <= w.width + 1 and w.texture_size[1] <= w.height + 2, (
                         name, w.text, w.size, w.texture_size)

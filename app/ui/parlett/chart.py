@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.graphics import Color, Line, Rectangle
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -104,7 +105,7 @@ class ChartScreen(Screen):
         root = BoxLayout(orientation="vertical", padding=6, spacing=4)
         paint(root)
         root.add_widget(label(tr("Totals deal by deal"), font=26, size_hint_y=None, height=44))
-        self.legend = BoxLayout(size_hint_y=None, height=36, spacing=6)
+        self.legend = GridLayout(size_hint_y=None, height=36, spacing=6)
         root.add_widget(self.legend)
         self.chart = TotalsChart()
         root.add_widget(self.chart)
@@ -114,6 +115,10 @@ class ChartScreen(Screen):
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
 
+    def on_size(self, *_: Any) -> None:
+        if self.ui.session is not None:  # turned to portrait or back: the legend's rows change
+            self.refresh()
+
     def refresh(self) -> None:
         sheet = self.ui.session.sheet
         hands = sheet.table.hands
@@ -121,6 +126,9 @@ class ChartScreen(Screen):
         ends = [max(d.number for d in sheet.deals if d.game == g.number) for g in sheet.games]
         self.chart.set_series(series, ends)
         self.legend.clear_widgets()
+        # a row of names in landscape; on a narrow portrait screen two a row (five players' names)
+        self.legend.cols = len(hands) if self.width >= self.height else min(len(hands), 2)
+        self.legend.height = 32 * -(-len(hands) // self.legend.cols)
         for index, hand in enumerate(hands):
-            self.legend.add_widget(label(f"— {hand_name(hand)} {series[hand][-1]}", font=18,
+            self.legend.add_widget(label(f"— {hand_name(hand)} {series[hand][-1]}", font=18, shorten=True,
                                          color=PLAYER_COLOURS[index % len(PLAYER_COLOURS)], bold=True))

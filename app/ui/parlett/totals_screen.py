@@ -53,25 +53,31 @@ class TotalsScreen(Screen):
         box.clear_widgets()
         box.add_widget(label(self.ui.progress_text(), font=20, size_hint_y=None, height=34))
 
-        totals = GridLayout(cols=1 if portrait else len(table.hands), spacing=6,
-                            size_hint_y=0.9 if portrait else None, height=180)
+        # portrait: one row per hand, each tall enough for its big number (five hands fit 600 px)
+        row = 56 if len(table.hands) <= 4 else 50
+        totals = GridLayout(cols=1 if portrait else len(table.hands), spacing=6, size_hint_y=None,
+                            height=len(table.hands) * (row + 6) - 6 if portrait else 180)
         game = sheet.game_totals
         rubber = sheet.rubber_totals
         for index, hand in enumerate(table.hands):
             cell = BoxLayout(orientation="horizontal" if portrait else "vertical", padding=4)
             paint(cell, PANEL)
             colour = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
-            cell.add_widget(label(hand_name(hand), font=24, color=colour, bold=True, shorten=True))
+            cell.add_widget(label(hand_name(hand), font=20 if portrait else 24, color=colour, bold=True,
+                                  shorten=True, size_hint_x=1.4 if portrait else 1))
             shown = game[hand] if sheet.uses_games else rubber[hand]
-            big = label(str(shown), font=56 if not portrait else 40, bold=True)
+            big = label(str(shown), font=56 if not portrait else 34, bold=True)
             big.hand, big.role = hand, "total"
             cell.add_widget(big)
             if sheet.uses_games:
-                cell.add_widget(label(tr("rubber {points}", points=rubber[hand]), font=18))
+                cell.add_widget(label(tr("rubber {points}", points=rubber[hand]), font=16 if portrait else 18,
+                                      size_hint_x=1.2 if portrait else 1))
             if sheet.deals:
                 last = sheet.deals[-1].score
+                grey = (0.8, 0.8, 0.8, 1)
                 mark = label(f"✓ {last.total[hand]:+d}" if last.made[hand] else f"{last.total[hand]:+d}",
-                             font=20, color=GOOD if last.made[hand] else (0.8, 0.8, 0.8, 1), symbols=True)
+                             font=18 if portrait else 20, color=GOOD if last.made[hand] else grey,
+                             symbols=True)
                 mark.hand, mark.role = hand, "last"
                 cell.add_widget(mark)
             totals.add_widget(cell)
@@ -94,11 +100,13 @@ class TotalsScreen(Screen):
         deals.bind(minimum_height=deals.setter("height"))
         for d in reversed(sheet.deals):
             scores = "  ".join(f"{hand_name(h)} {v:+d}" for h, v in d.score.total.items())
-            row = button(f"{d.number}. {d.dealer} · {trump_symbol(d.trump)}  {scores}",
-                         lambda i=d.number - 1: self.ui.correct(i), font=16, symbols=True,
-                         size_hint_y=None, height=48)
-            row.role, row.deal_index = "deal", d.number - 1
-            deals.add_widget(row)
+            entry = button(f"{d.number}. {d.dealer} · {trump_symbol(d.trump)}  {scores}",
+                           lambda i=d.number - 1: self.ui.correct(i), font=16, symbols=True,
+                           size_hint_y=None, height=48)
+            # five players' scores wrap onto more lines on a narrow screen: the row grows to hold them
+            entry.bind(texture_size=lambda w, t: setattr(w, "height", max(48, t[1] + 10)))
+            entry.role, entry.deal_index = "deal", d.number - 1
+            deals.add_widget(entry)
         if sheet.deals:
             box.add_widget(label(tr("Tap a deal to correct it"), font=14, size_hint_y=None, height=20))
         scroll = ScrollView(do_scroll_x=False)
