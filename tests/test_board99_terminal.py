@@ -43,13 +43,15 @@ class DrawThenDiscard(io.StringIO):
 
 def test_commands_help_board_and_refusals(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    code, text = play("help\nboard\nfoo\np 50 10\nd\nd\nd\nd\nd\nd\nq\n", "--seed", "7", "--save", str(save),
-                      "--opponents", "basic")
+    # --seed 7 deals 33 first: You draw it, then try it on square 10 and play a card not held
+    code, text = play("help\nboard\nfoo\nd\np 33 10\np 99 0\nd\nd\nd\nd\nd\nd\nq\n", "--seed", "7",
+                      "--save", str(save), "--opponents", "basic")
     assert code == 0
     assert "play CARD SQUARE" in text  # help
     assert text.count(" 72  73  74") >= 2  # the spiral-out board's top row, shown again on "board"
     assert "not understood: foo" in text
-    assert "card 50 may only go on a square numbered 50 or more" in text
+    assert "card 33 may only go on a square numbered 33 or more" in text
+    assert "you do not hold card 99" in text and "99 may only go" not in text  # the card first
     assert "you hold 5 cards: play or discard" in text
     assert "Game left unfinished." in text
     record = json.loads(save.read_text())
@@ -63,7 +65,7 @@ def test_a_refused_play_names_the_reason_without_leaking_hidden_cards() -> None:
     random.Random(7).shuffle(deck)  # the terminal's shuffle for --seed 7
     card = deck[50]  # still in the deck
     _, text = play(f"d\np {card} 99\nq\n", "--seed", "7", "--opponents", "basic")
-    assert f"Not possible: You plays {card} on square 99: You does not hold card {card}" in text
+    assert f"you do not hold card {card}" in text
     assert "in the deck" not in text
 
 

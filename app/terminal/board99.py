@@ -142,6 +142,8 @@ def parse_command(text: str, human: str, state: GameState) -> Action | str | Non
         return Draw(human)
     if verb in ("p", "play") and len(numbers) == 2:
         card, square = numbers
+        if 0 <= card <= 99 and card not in state.known_hand(human):  # a digital hand is fully known
+            return f"! you do not hold card {card}"
         if 0 <= square <= 99 and 0 <= card <= 99 and square < card:
             return f"! card {card} may only go on a square numbered {card} or more"
         return Play(human, card, square)
