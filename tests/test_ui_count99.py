@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from app.config import Config
+from app.count99_text import card_name
 from app.speech import Announcer
 from app.store import GameStore
 from app.ui.context import AppContext
@@ -250,3 +251,69 @@ def test_once_you_are_out_the_computers_play_on_quicker_to_the_winner(
     assert screen.status.turn_label.text == "Computer 3 wins!"
     assert ctx.announcer.spoken[-1].endswith("Computer 3 wins the game!")
     ui.screenshot("count99-computer-you-are-out")
+
+
+def test_arrow_keys_and_enter_reach_every_slot_of_a_thirteen_card_hand(
+    ui: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Digits reach ten slots (0 is the tenth); the arrows and Enter reach slots 11 to 13 too."""
+    from kivy.core.window import Window
+
+    from app.ui.count99.computer_screen import ComputerScreen
+
+    monkeypatch.setattr(ComputerScreen, "delay", 0)
+    monkeypatch.setattr("app.count99_game.random.randrange", lambda _n: 7)
+    ctx, _ = build(ui, tmp_path)
+    setup = ctx.manager.get_screen("count99-setup")
+    tap(button(setup, "Against the computer"))
+    for _ in range(10):
+        tap(setup.hand_size.plus)
+    tap(button(setup, "Start"))
+    screen = ctx.manager.current_screen
+    session = screen.session
+    assert session.humans_turn()
+    hand = list(session.game.hands[0])
+    Window.dispatch("on_key_down", 276, 0, None, [])  # Left from nothing: the last card
+    assert ctx.announcer.spoken[-1] == f"13: {card_name(hand[12])}."
+    for _ in range(11):
+        Window.dispatch("on_key_down", 275, 0, None, [])  # Right wraps round to the first ...
+    assert screen.cursor == 10 and ctx.announcer.spoken[-1] == f"11: {card_name(hand[10])}."
+    colours = [tuple(b.background_color) for b in reversed(screen.hand_row.children)]
+    assert colours[10] != colours[0] and len(set(colours[:10] + colours[11:])) == 1, "slot 11 stands out"
+    ui.screenshot("count99-computer-cursor")
+    Window.dispatch("on_key_down", 13, 0, None, [])  # Enter plays slot 11
+    if screen.pending is not None:  # an Ace or a 10: the choice is made with keys too
+        assert "1: +" in ctx.announcer.spoken[-1] and "2: " in ctx.announcer.spoken[-1]
+        Window.dispatch("on_key_down", 50, 0, "2", [])
+        assert screen.pending is None
+    assert any(line.startswith(f"You play {card_name(hand[10])}") for line in screen.log), screen.log
+
+
+@pytest.mark.parametrize(("key", "value"), [("1", "+1"), ("2", "+11"), ("+", "+11"), ("-", "+1")])
+def test_an_ace_is_played_with_keys_only(
+    ui: Any, tmp_path: Path, monkeypatch: Any, key: str, value: str
+) -> None:
+    from kivy.core.window import Window
+
+    from app.count99_game import ComputerGame
+    from app.ui.count99.computer_screen import ComputerScreen
+    from rules.count99.cards import Variant
+    from rules.count99.table import Setup
+
+    monkeypatch.setattr(ComputerScreen, "delay", 0)
+    ctx, _ = build(ui, tmp_path)
+    session = ComputerGame.create(ctx.store, Setup(Variant.QUENTIN_C, ("You", "Computer 1")), seed=1)
+    session.game.hands[0][0] = "A"  # put an Ace in slot 1 (not stored: this test never reloads)
+    ctx.go("count99-computer")
+    screen = ctx.manager.current_screen
+    screen.open(session, [])
+    frames(2)
+    assert session.humans_turn()
+    Window.dispatch("on_key_down", 49, 0, "1", [])
+    assert screen.pending == 0
+    assert ctx.announcer.spoken[-1] == "Which way does the Ace count? 1: +1, 2: +11, Escape: cancel."
+    Window.dispatch("on_key_down", 27, 0, None, [])  # Escape: the Ace stays in the hand
+    assert screen.pending is None and ctx.announcer.spoken[-1] == "Ace stays in your hand."
+    Window.dispatch("on_key_down", 49, 0, "1", [])
+    Window.dispatch("on_key_down", ord(key), 0, key, [])
+    assert screen.pending is None and f"You play Ace as {value}. Count {int(value)}." in screen.log

@@ -1,7 +1,10 @@
 """Ninety Nine against the computer: your hand, the count, and the seed's keys.
 
 Keys: a digit plays the card in that slot (1-9, 0 for the tenth), Space or D draws in manual-draw
-games, C says the count, H says your hand. Computer players move one at a time with a short pause
+games, C says the count, H says your hand. The arrows move through the hand saying each card and
+Enter plays it, so hands of 11 to 13 cards are reachable without a mouse. An Ace or 10 then asks:
+1 or 2 picks the first or second value offered (+ and - the higher and lower), Escape cancels.
+Computer players move one at a time with a short pause
 (:attr:`ComputerScreen.delay`) so the table can be followed by eye and ear; everything they do is
 written in the log and the important news is spoken.
 """
@@ -29,6 +32,8 @@ from rules.count99.table import Eliminated
 NAME = "count99-computer"
 LOG_LINES = 7
 HAND_COLUMNS = 7
+ENTER, NUMPAD_ENTER, ESCAPE, RIGHT, LEFT = 13, 271, 27, 275, 276
+CURSOR = (0.85, 0.65, 0.15, 1)  # the slot the arrows are on
 
 
 class ComputerScreen(Screen):
@@ -39,6 +44,7 @@ class ComputerScreen(Screen):
         self.ctx = ctx
         self.session: ComputerGame | None = None
         self.pending: int | None = None  # a slot waiting for its Ace/10 choice
+        self.cursor: int | None = None  # the slot the arrow keys are on
         self.log: list[str] = []
         self._scheduled: Any = None
         root = BoxLayout(padding=8, spacing=8)
@@ -67,6 +73,7 @@ class ComputerScreen(Screen):
     def open(self, session: ComputerGame, events: list[object] | None = None) -> None:
         self.session = session
         self.pending = None
+        self.cursor = None
         self.log = []
         self.report(events or [])
         self.refresh()
@@ -93,9 +100,10 @@ class ComputerScreen(Screen):
         self.hand_row.height = 96 if cards <= HAND_COLUMNS else 2 * 64 + 6
         mine = session.humans_turn() and self.pending is None
         for slot, card in enumerate(session.game.hands[0]):
+            colour = CURSOR if slot == self.cursor else ACCENT if mine else (0.28, 0.30, 0.36, 1)
             button = Tap(f"{slot + 1}\n{card_name(card)}", lambda s=slot: self.play_slot(s),
-                         font_size=sp(22 if cards <= HAND_COLUMNS else 17),
-                         background_color=ACCENT if mine else (0.28, 0.30, 0.36, 1))
+                         font_size=sp(22 if cards <= HAND_COLUMNS else 17), background_color=colour,
+                         color=(0, 0, 0, 1) if slot == self.cursor else (1, 1, 1, 1))
             button.disabled = not mine
             self.hand_row.add_widget(button)
         self.draw_button.opacity = 1 if session.game.manual_draw else 0
@@ -144,7 +152,9 @@ class ComputerScreen(Screen):
             return
         if len(choices_for(session.game.variant, hand[slot], session.table.count)) > 1:
             self.pending = slot
-            self.note(tr("Which way does the {card} count?", card=card_name(hand[slot])))
+            first, second = choices_for(session.game.variant, hand[slot], session.table.count)
+            self.note(tr("Which way does the {card} count? 1: {first}, 2: {second}, Escape: cancel.",
+                         card=card_name(hand[slot]), first=f"{first:+d}", second=f"{second:+d}"))
             return
         self._play(slot, None)
 
@@ -154,7 +164,11 @@ class ComputerScreen(Screen):
             self._play(slot, value)
 
     def cancel_choice(self) -> None:
-        self.pending = None
+        assert self.session is not None
+        if self.pending is not None:
+            card = self.session.game.hands[0][self.pending]
+            self.pending = None
+            self.note(tr("{card} stays in your hand.", card=card_name(card)))
         self.refresh()
 
     def _play(self, slot: int, choice: int | None) -> None:
@@ -189,10 +203,49 @@ class ComputerScreen(Screen):
         assert self.session is not None
         self.note(hand_text(self.session.game.hands[0]))
 
-    def on_key(self, _window: Any, _key: int, _scancode: int, codepoint: str | None, _mods: Any) -> bool:
-        if self.manager is None or self.manager.current != self.name or not codepoint:
+    def move_cursor(self, step: int) -> None:
+        """Arrow keys: the next or previous card, said aloud; from nowhere Right is 1, Left the last."""
+        assert self.session is not None
+        hand = self.session.game.hands[0]
+        if not hand:
+            self.note(hand_text(hand))
+            return
+        if self.cursor is None or self.cursor >= len(hand):
+            self.cursor = 0 if step > 0 else len(hand) - 1
+        else:
+            self.cursor = (self.cursor + step) % len(hand)
+        self.ctx.announcer.say(f"{self.cursor + 1}: {card_name(hand[self.cursor])}.")  # not logged
+        self.refresh()
+
+    def choose_by_key(self, key: str) -> bool:
+        """While an Ace or 10 waits: 1 or 2 picks the offered value, + the higher, - the lower."""
+        assert self.session is not None and self.pending is not None
+        card = self.session.game.hands[0][self.pending]
+        options = choices_for(self.session.game.variant, card, self.session.table.count)
+        picked = {"1": options[0], "2": options[-1], "+": max(options), "-": min(options)}.get(key)
+        if picked is None:
+            return False
+        self.choose(picked)
+        return True
+
+    def on_key(self, _window: Any, keycode: int, _scancode: int, codepoint: str | None, _mods: Any) -> bool:
+        if self.manager is None or self.manager.current != self.name:
+            return False
+        if keycode in (LEFT, RIGHT):
+            self.move_cursor(1 if keycode == RIGHT else -1)
+            return True
+        if keycode == ESCAPE and self.pending is not None:
+            self.cancel_choice()
+            return True
+        if keycode in (ENTER, NUMPAD_ENTER):
+            if self.pending is None and self.cursor is not None:
+                self.play_slot(self.cursor)
+            return True
+        if not codepoint:
             return False
         key = codepoint.lower()
+        if self.pending is not None and self.choose_by_key(key):
+            return True
         if key.isdecimal():  # not isdigit: "²" (AltGr+2) is a digit int() refuses
             self.play_slot(9 if key == "0" else int(key) - 1)
         elif key in (" ", "d"):
