@@ -73,6 +73,17 @@ def deck_text(count: int) -> str:
     return trn("Deck: {n} card", "Deck: {n} cards", count)
 
 
+FACE_UP_SHOWN = 8  # the latest face-up cards fit one or two lines of the panel
+
+
+def face_up_text(cards: tuple[int, ...]) -> str:
+    """The face-up cards, oldest first; beyond eight, how many there are and the latest eight."""
+    if len(cards) <= FACE_UP_SHOWN:
+        return tr("Face up: {cards}", cards=", ".join(map(str, cards)) or "-")
+    latest = ", ".join(map(str, cards[-FACE_UP_SHOWN:]))
+    return tr("Face up: {n} cards, the latest {cards}", n=len(cards), cards=latest)
+
+
 def spoken(event: Any) -> bool:
     """Whether the event is worth saying aloud (whose turn, penalties, the end)."""
     return isinstance(event, (TurnChanged, rules.Penalised, rules.Won, rules.Tied, rules.PlayerOut,

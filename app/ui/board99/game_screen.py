@@ -19,7 +19,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from app.board99_game import Board99Game
-from app.board99_texts import deck_text, event_text, health_text, spoken, undo_button_text
+from app.board99_texts import deck_text, event_text, face_up_text, health_text, spoken, undo_button_text
 from app.i18n import tr
 from app.referee import Phase, Referee, RefereeRefusal, StabilityWindow
 from app.referee.events import ActionAccepted, ActionUndone, ComputerChose, Prompt, PromptKind, TurnChanged
@@ -302,11 +302,10 @@ class GameScreen(Screen):
         problem = prompt.kind is PromptKind.PROBLEM or bool(self.refusal)
         self.prompt_label.color = (1, 0.6, 0.3, 1) if problem else (1, 1, 1, 1)
         hands = "   ".join(f"{p}: {state.hand_count(p)}" for p in game.setup.players)
-        face_up = ", ".join(str(c) for c in state.face_up[-8:]) or "-"
         self.info_label.text = (
             tr("Cards in hand: {hands}", hands=hands) + "\n"
             + deck_text(state.deck_count) + "\n"
-            + tr("Face up: {cards}", cards=face_up)
+            + face_up_text(state.face_up)
         )
         if self.source is not None and not isinstance(self.source, SimulatedBoard):
             self.info_label.text += "\n" + health_text(self.source.health)  # sensors, serial link, camera
