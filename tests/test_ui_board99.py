@@ -189,6 +189,7 @@ def test_a_win_highlights_the_five_and_offers_a_new_game(ui: Any) -> None:
     assert d.screen.game.state.outcome is not None
     assert d.screen.board.winning == frozenset(range(50, 55))
     assert "Ann won" in d.screen.turn_label.text
+    assert d.screen.who.disabled and d.screen.who.opacity == 0  # nobody announces after the end
     ui.screenshot("board99-win")
     assert d.store.games()[0].status == "finished"
     d.press("NEW GAME")

@@ -341,6 +341,8 @@ class GameScreen(Screen):
         who_colour = colours.get(self.who.value)
         self.who.background_color = colour_rgba(who_colour) if who_colour else MUTED
         self.who.color = (0, 0, 0, 1) if who_colour in ("white", "yellow") else (1, 1, 1, 1)
+        self.who.disabled = state.outcome is not None  # after the end nobody announces
+        self.who.opacity = 0 if state.outcome is not None else 1
         self._show_hand()
 
     def _fit_log(self, *_: Any) -> None:
