@@ -43,6 +43,11 @@ def variant_name(variant_value: str) -> str:
     return tr("Quentin C") if variant_value == "quentin-c" else tr("RS Games")
 
 
+def level_name(level: str) -> str:
+    """A computer level as said in a sentence ("against 2 computer players (hard)")."""
+    return {"easy": tr("easy"), "hard": tr("hard")}.get(level, level)
+
+
 def direction_name(direction: int) -> str:
     return tr("clockwise") if direction > 0 else tr("counterclockwise")
 

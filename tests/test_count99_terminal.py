@@ -163,3 +163,17 @@ def test_once_you_are_out_the_computers_finish_and_you_hear_only_the_news() -> N
     assert not [line for line in after if " plays " in line or "draw" in line], after
     assert "Round 2. Computer 1 starts." in after and after[-2] == "Computer 3 wins the game!"
     assert after[-1] == "Tokens: you out, Computer 1 out, Computer 2 out, Computer 3 1."
+
+
+def test_german_says_the_level_and_refuses_a_bad_setup_in_german() -> None:
+    done = table99("play", "count99", "--seed", "1", "--language", "de", "--level", "easy", stdin="q\n")
+    first = done.stdout.splitlines()[0]
+    assert first == "Neunundneunzig, Regeln Quentin C, gegen 2 Computerspieler (leicht)."
+    for args, said in [
+        (("--tokens", "0"), "--tokens muss 1 bis 50 sein, nicht 0"),
+        (("--hand-size", "14"), "--hand-size muss 1 bis 13 sein, nicht 14"),
+        (("--opponents", "7", "--hand-size", "13"),
+         "8 Spieler mit je 13 Karten brauchen mehr als die 52 Karten des Stapels."),
+    ]:
+        refused = table99("play", "count99", "--language", "de", *args, stdin="q\n")
+        assert refused.returncode == 2 and refused.stderr.strip() == f"table99 play count99: {said}"

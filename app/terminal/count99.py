@@ -19,14 +19,22 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from app.count99_game import ANNOUNCED, KIND, ComputerGame
-from app.count99_text import card_name, describe, direction_name, hand_text, tokens_text, variant_name
+from app.count99_text import (
+    card_name,
+    describe,
+    direction_name,
+    hand_text,
+    level_name,
+    tokens_text,
+    variant_name,
+)
 from app.i18n import set_language, tr, trn
 from app.paths import default_database
 from app.store import GameStore, StoreError
-from rules.count99.cards import Variant, choices_for
+from rules.count99.cards import Variant, choices_for, full_deck
 from rules.count99.errors import Count99Error
 from rules.count99.players import LEVELS
-from rules.count99.table import Eliminated, Setup
+from rules.count99.table import HAND_SIZE_RANGE, TOKENS_RANGE, Eliminated, Setup
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -223,6 +231,16 @@ def open_session(args: argparse.Namespace, store: GameStore) -> ComputerGame:
         return ComputerGame.load(store, args.resume)
     if not 1 <= args.opponents <= 7:
         raise Count99Error(tr("--opponents must be 1 to 7"))
+    # Checked here too, to say it in the player's language (the rules' own errors are English).
+    for option, value, (low, high) in (("--tokens", args.tokens, TOKENS_RANGE),
+                                       ("--hand-size", args.hand_size, HAND_SIZE_RANGE)):
+        if not low <= value <= high:
+            raise Count99Error(tr("{option} must be {low} to {high}, not {value}", option=option, low=low,
+                                  high=high, value=value))
+    deck = len(full_deck(Variant(args.variant)))
+    if (args.opponents + 1) * args.hand_size > deck:
+        too_many = "{players} players with {cards} cards each need more than the {deck}-card deck."
+        raise Count99Error(tr(too_many, players=args.opponents + 1, cards=args.hand_size, deck=deck))
     names = (args.name, *(tr("Computer {n}", n=n) for n in range(1, args.opponents + 1)))
     setup = Setup(Variant(args.variant), names, tokens=args.tokens, hand_size=args.hand_size)
     return ComputerGame.create(store, setup, level=args.level, manual_draw=args.manual_draw, seed=args.seed)
@@ -242,7 +260,8 @@ def main(args: argparse.Namespace) -> int:
     draw = tr("You draw cards yourself with D.") if manual else tr("Cards are drawn automatically.")
     print(trn("Ninety Nine, {variant} rules, against {n} computer player ({level}).",
               "Ninety Nine, {variant} rules, against {n} computer players ({level}).",
-              len(setup.players) - 1, variant=variant_name(setup.variant.value), level=session.level),
+              len(setup.players) - 1, variant=variant_name(setup.variant.value),
+              level=level_name(session.level)),
           file=out)
     print(tr("{tokens} each, {cards} in hand. {draw}", tokens=trn("{n} token", "{n} tokens", setup.tokens),
              cards=trn("{n} card", "{n} cards", setup.hand_size), draw=draw), file=out)
