@@ -27,7 +27,10 @@ USE_APT=1
 STUBS=${TABLE99_STUBS:-}
 # What goes into the Python package (pyproject.toml's packages, plus what it reads to build).
 PACKAGE_PARTS=(pyproject.toml README.md rules hardware firmware_bridge vision app deploy)
-GROUPS_WANTED=(gpio dialout video render input)
+# gpio: the GPIO chips; dialout: the Pico's serial port; video, render: the KMS/DRM screen; input: the
+# touch panel; audio: ALSA's sound devices for the spoken announcements ([app] sound = true), which a
+# service outside a desktop session gets no other way.
+GROUPS_WANTED=(gpio dialout video render input audio)
 APT_PACKAGES=(
   python3 python3-venv python3-numpy python3-lgpio python3-serial
   python3-picamera2

@@ -145,7 +145,7 @@ def test_install_asks_the_system_for_the_right_things(pi: Pi) -> None:
         assert package in installs[0].split()
     assert "table99" in pi.state()["users"]  # type: ignore[operator]
     assert sorted(pi.state()["users"]["table99"]) == sorted(  # type: ignore[index]
-        ["gpio", "dialout", "video", "render", "input"])
+        ["gpio", "dialout", "video", "render", "input", "audio"])
     venv = pi.path("/opt/table99/venv")
     assert f"python3 -m venv --system-site-packages {venv}" in pi.last_calls
     constraints = pi.path("/opt/table99/constraints.txt").read_text()
@@ -157,7 +157,7 @@ def test_install_asks_the_system_for_the_right_things(pi: Pi) -> None:
     assert pips[0].endswith("[gpio,serial,vision]")
     assert "--no-deps --force-reinstall" in pips[1]
     state = pi.path("/opt/table99/install-state").read_text()
-    assert "created_user=table99" in state and "groups_added=gpio dialout video render input" in state
+    assert "created_user=table99" in state and "groups_added=gpio dialout video render input audio" in state
 
 
 def test_a_second_run_changes_nothing(pi: Pi) -> None:
@@ -213,7 +213,7 @@ def test_uninstall_leaves_an_existing_user_but_takes_back_the_groups(tmp_path: P
     pi = Pi(tmp_path, source, users={"pi": ["video"]})
     pi.run("--user", "pi")
     assert sorted(pi.state()["users"]["pi"]) == sorted(  # type: ignore[index]
-        ["video", "gpio", "dialout", "render", "input"])
+        ["video", "gpio", "dialout", "render", "input", "audio"])
     drop_in = pi.path("/etc/systemd/system/table99.service.d/user.conf").read_text()
     assert "User=pi" in drop_in and "Group=pi" in drop_in
     first = snapshot(pi.root)

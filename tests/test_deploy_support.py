@@ -26,7 +26,10 @@ printf '%s\\n' "venv-python $*" >> "{log}"
 """
 
 
-def make_stubs(folder: Path, *, groups: tuple[str, ...] = ("gpio", "dialout", "video", "render", "input"),
+RASPBERRY_PI_OS_GROUPS = ("gpio", "dialout", "video", "render", "input", "audio")
+
+
+def make_stubs(folder: Path, *, groups: tuple[str, ...] = RASPBERRY_PI_OS_GROUPS,
                users: dict[str, list[str]] | None = None) -> Path:
     """Write the stub commands into ``folder``; return it (the value for $TABLE99_STUBS)."""
     folder.mkdir(parents=True, exist_ok=True)
