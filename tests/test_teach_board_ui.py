@@ -114,3 +114,50 @@ def test_the_shell_can_build_it(ui: Any) -> None:
     from app.ui.teach_board import NAME, make_screen
 
     assert make_screen(context()).name == NAME
+
+
+@pytest.mark.skipif(importlib.util.find_spec("gpiozero") is None, reason="needs gpiozero for the mock board")
+def test_known_holes_are_skipped_and_check_mode_finds_and_corrects_a_wrong_hole(ui: Any) -> None:
+    """A saved map with holes 0 and 1: teaching starts at hole 2. Check shows pegs where the map
+    puts them and names sensed pegs that are no hole; tapping hole 1 re-teaches it, and a sensor
+    that belongs to hole 0 is only moved after "Yes, it is there"."""
+    from app.ui.teach_board import BLUE, TeachBoardScreen
+
+    path = paths.data_dir() / gpio_factory.WIRING_FILE
+    WiringMap.empty(104).with_hole(0, 37).with_hole(1, 5).save(path)
+    mock = MockBoard(ChainWiring())
+    source = GpioBoardSource(mock.opener(), WiringMap.identity(104), ScanSettings(agree=2), scan_hz=500)
+    screen = TeachBoardScreen(context(), source=source)
+    ui.show(screen)
+    screen.open_board()
+    try:
+        def step_is(step: Step) -> bool:
+            screen.poll()
+            return screen.session is not None and screen.session.status().step is step
+
+        start = find(screen, text="Start")
+        frames_until(lambda: step_is(Step.CLEAR_BOARD) and not start.disabled, limit=2000)
+        tap(start)
+        assert "row 1, column 3" in screen.message.text  # holes 0 and 1 are known: skipped
+        tap(find(screen, text="Check"))
+        mock.set_inputs({37, 80})  # hole 0's sensor, and a sensor that is no hole yet
+        frames_until(lambda: step_is(Step.CHECK) and screen.session.checked_holes() == {0}, limit=2000)
+        assert tuple(screen.cells[0].background_color) == BLUE  # sensed where the map puts it
+        assert "1 sensed peg belongs to no hole yet." in screen.message.text
+        ui.screenshot("teach-board-check")
+        mock.set_inputs(set())
+        frames_until(lambda: step_is(Step.CHECK) and not screen.session.checked_holes(), limit=2000)
+        tap(screen.cells[1])  # hole 1 looks wrong: teach it again
+        assert "Put a peg in the hole at row 1, column 2." in screen.message.text
+        mock.set_inputs({37})  # ...but the peg is sensed by hole 0's sensor
+        frames_until(lambda: step_is(Step.CONFLICT), limit=2000)
+        assert "already the hole at row 1, column 1" in screen.message.text
+        ui.screenshot("teach-board-conflict")
+        tap(find(screen, text="Yes, it is there"))
+        mock.set_inputs(set())
+        frames_until(lambda: step_is(Step.PLACE), limit=2000)
+        tap(find(screen, text="Save"))
+        saved = WiringMap.load(path)
+        assert saved.input_of(1) == 37 and saved.input_of(0) is None
+    finally:
+        screen.close_board()

@@ -25,7 +25,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from app.i18n import tr
+from app.i18n import tr, trn
 from app.source_factories import gpio as gpio_factory
 from hardware.teach import Step, TeachSession, TeachStatus, default_teach_map
 from hardware.wiring import WiringMap, WiringMapError
@@ -63,7 +63,8 @@ def instruction(status: TeachStatus, session: TeachSession) -> str:
         unknown = session.unknown_sensed()
         text = tr("Check: put pegs anywhere; their holes light up blue. Tap a hole to teach it again.")
         if unknown:
-            text += " " + tr("{count} sensed peg(s) belong to no hole yet.", count=len(unknown))
+            text += " " + trn("{n} sensed peg belongs to no hole yet.",
+                              "{n} sensed pegs belong to no hole yet.", len(unknown))
         return text
     known = len(session.map.known_holes())
     return tr("Done: {known} of 100 holes are known. Tap Save to keep the map.", known=known)
