@@ -347,3 +347,16 @@ SMALL = (640, 480)
 def small_profile() -> BoardProfile:
     """A profile calibrated on 640x480 renders, shared by the tests (calibrating costs ~0.4 s)."""
     return calibrated_profile(Scene(size=SMALL))
+
+
+def reach_and_place(before: Scene, after: Scene, hole: int, first_frame: int) -> list[Scene]:
+    """Five frames of a hand reaching in from the players' side, placing a peg in ``hole`` (the
+    board becomes ``after`` under the resting hand) and leaving again."""
+    x, y = 25.0 * (hole % 10), 25.0 * (hole // 10)
+    path = [Hand(x + 40, 300), Hand(x + 20, y + 60), Hand(x, y + 12)]
+    scenes = [replace(before, hand=hand, frame=first_frame + i) for i, hand in enumerate(path)]
+    scenes += [
+        replace(after, hand=Hand(x, y + 12), frame=first_frame + 3),
+        replace(after, hand=Hand(x + 10, y + 150), frame=first_frame + 4),
+    ]
+    return scenes

@@ -15,7 +15,7 @@ import pytest
 from app.config import ConfigError, parse_config
 from app.sources import make_source
 from hardware.board_source import BoardReading, HealthState, ReadingQueue, SourceHealth
-from tests.render_board import SMALL, Hand, Scene, render, small_profile
+from tests.render_board import SMALL, Scene, reach_and_place, render, small_profile
 from vision.camera_source import CameraSource
 from vision.capture import CaptureError, Frames, open_capture
 from vision.profile import default_profile
@@ -214,14 +214,7 @@ def test_the_referee_plays_a_short_game_from_a_rendered_video() -> None:
         return [replace(scene, frame=fed + i) for i in range(n)]
 
     def reach(before: Scene, after: Scene, hole: int) -> list[Scene]:
-        x, y = 25.0 * (hole % 10), 25.0 * (hole // 10)
-        path = [Hand(x + 40, 300), Hand(x + 20, y + 60), Hand(x, y + 12), Hand(x, y + 12)]
-        frames = [replace(before, hand=hand, frame=fed + i) for i, hand in enumerate(path[:3])]
-        frames += [
-            replace(after, hand=path[3], frame=fed + 3),
-            replace(after, hand=Hand(x + 10, y + 150), frame=fed + 4),
-        ]
-        return frames
+        return reach_and_place(before, after, hole, fed)
 
     board = Scene(size=SMALL, noise=2)
     show(still(board))
