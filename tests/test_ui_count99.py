@@ -317,3 +317,23 @@ def test_an_ace_is_played_with_keys_only(
     Window.dispatch("on_key_down", 49, 0, "1", [])
     Window.dispatch("on_key_down", ord(key), 0, key, [])
     assert screen.pending is None and f"You play Ace as {value}. Count {int(value)}." in screen.log
+
+
+def test_eight_players_tokens_all_fit_beside_the_count(ui: Any, tmp_path: Path) -> None:
+    ctx, _ = build(ui, tmp_path)
+    setup = ctx.manager.get_screen("count99-setup")
+    setup.names.text = "Annabelle, Benedikt, Catherine, Dan, Eve, Fay, Gus, Hal"
+    tap(button(setup, "Start"))
+    screen = ctx.manager.current_screen
+    frames(3)
+    from kivy.uix.label import Label
+
+    tokens = screen.status.tokens_label
+    # The label clips what does not fit, so measure the whole text at the same width and font.
+    whole = Label(text=tokens.text, font_size=tokens.font_size, text_size=(tokens.width, None),
+                  halign="center")
+    whole.texture_update()
+    assert whole.texture_size[1] <= tokens.height, (whole.texture_size, tokens.size)
+    assert tokens.font_size >= 13, "still readable"
+    assert screen.status.count_label.texture_size[1] <= screen.status.count_label.height
+    ui.screenshot("count99-table-eight-players")

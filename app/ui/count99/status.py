@@ -43,3 +43,5 @@ class StatusPanel(BoxLayout):
             left = table.tokens[seat]
             lines.append(f"{marker}{label}: {left}" if left else tr("{name}: out", name=label))
         self.tokens_label.text = tr("Tokens") + "\n" + "\n".join(lines)
+        # Up to eight players share the space under the count: smaller lines for more players.
+        self.tokens_label.font_size = sp(18 if len(names) <= 4 else 16 if len(names) <= 6 else 14)
