@@ -104,33 +104,31 @@ DESKTOP_LAUNCHER=$APP_DIR/bin/table99-desktop
 
 # --- running commands -------------------------------------------------------------------------
 
-# A command that changes the system: skipped (or stubbed) in a scratch root.
-sys() {
+# True in a scratch root that has no stand-in for the command $1 in $TABLE99_STUBS.
+no_stand_in() {
+  [ "$SCRATCH" = 1 ] && { [ -z "$STUBS" ] || [ ! -x "$STUBS/$1" ]; }
+}
+
+# The command itself, or in a scratch root its stand-in.
+run_or_stand_in() {
   local name=$1
   shift
-  if [ "$SCRATCH" = 1 ]; then
-    if [ -n "$STUBS" ] && [ -x "$STUBS/$name" ]; then
-      "$STUBS/$name" "$@"
-      return
-    fi
-    log "scratch root: skipped: $name $*"
+  if [ "$SCRATCH" = 1 ]; then "$STUBS/$name" "$@"; else "$name" "$@"; fi
+}
+
+# A command that changes the system: skipped (or stubbed) in a scratch root.
+sys() {
+  if no_stand_in "$1"; then
+    log "scratch root: skipped: $*"
     return 0
   fi
-  "$name" "$@"
+  run_or_stand_in "$@"
 }
 
 # A question to the system; in a scratch root without a stub the answer is "no" (status 1).
 ask() {
-  local name=$1
-  shift
-  if [ "$SCRATCH" = 1 ]; then
-    if [ -n "$STUBS" ] && [ -x "$STUBS/$name" ]; then
-      "$STUBS/$name" "$@"
-      return
-    fi
-    return 1
-  fi
-  "$name" "$@"
+  if no_stand_in "$1"; then return 1; fi
+  run_or_stand_in "$@"
 }
 
 # systemctl for unit files: offline with --root in a scratch root (it only writes symlinks there).
