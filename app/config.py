@@ -1,8 +1,9 @@
 """The config file (``/etc/table99/config.toml`` on a Pi, ``$TABLE99_CONFIG`` or ``--config``).
 
-A typo must never give a black screen: :func:`load_config_or_default` returns the defaults
-(simulated board) together with a message that says which file, line or key is wrong, and the
-app shows it on screen and logs it. Every section is validated by a :class:`SectionSpec`; the
+A typo must never give a black screen: :func:`load_config_or_default` returns a safe config (the
+defaults, or the file with the simulated board when only the chosen board's own table is wrong)
+together with a message that says which file, line or key is wrong, and the app shows it on screen
+and logs it. Every section is validated by a :class:`SectionSpec`; the
 board sources validate their own sub-tables with the same helper (:func:`check_table`), so every
 message has the same shape: ``config.toml: [board.serial] baud: expected an integer, got "fast"``.
 """
