@@ -337,3 +337,23 @@ def test_eight_players_tokens_all_fit_beside_the_count(ui: Any, tmp_path: Path) 
     assert tokens.font_size >= 13, "still readable"
     assert screen.status.count_label.texture_size[1] <= screen.status.count_label.height
     ui.screenshot("count99-table-eight-players")
+
+
+def test_a_long_announcement_is_shown_whole_and_the_cards_stay_finger_sized(ui: Any, tmp_path: Path) -> None:
+    from kivy.uix.label import Label
+
+    ctx, _ = build(ui, tmp_path)
+    setup = ctx.manager.get_screen("count99-setup")
+    setup.names.text = "Annabelle, Benedikt, Catherine, Dan, Eve, Fay, Gus, Hal"
+    tap(button(setup, "Start"))
+    screen = ctx.manager.current_screen
+    for card in ("K", "Q", "K", "3"):  # Dan lands on 33: seven others lose a token
+        tap(button(screen, card))
+    frames(3)
+    message = screen.message
+    assert message.text.count("loses 1 token") == 7
+    whole = Label(text=message.text, font_size=message.font_size, text_size=(message.width, None))
+    whole.texture_update()
+    assert whole.texture_size[1] <= message.height, (whole.texture_size, message.size)
+    assert all(card.height >= 48 for card in screen.cards.children)
+    ui.screenshot("count99-table-eight-players-33")

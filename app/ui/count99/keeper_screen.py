@@ -13,6 +13,7 @@ from typing import Any
 from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from app.count99_game import KeptGame, announcement
@@ -40,7 +41,13 @@ class KeeperScreen(Screen):
         root.add_widget(self.status)
         right = BoxLayout(orientation="vertical", spacing=6)
         root.add_widget(right)
-        self.message = Text("", font_size=sp(17), size_hint_y=None, height=58)
+        # As tall as its text (landing on 33 with eight players names seven losers); the cards shrink.
+        self.message = Label(text="", font_size=sp(17), size_hint_y=None, height=58, halign="left",
+                             valign="middle")
+        self.message.bind(
+            width=lambda label, width: setattr(label, "text_size", (width, None)),
+            texture_size=lambda label, size: setattr(label, "height", max(58, size[1])),
+        )
         right.add_widget(self.message)
         self.cards = GridLayout(cols=5, spacing=5)
         right.add_widget(self.cards)
