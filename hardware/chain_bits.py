@@ -109,3 +109,56 @@ class ChainBits:
         chip, position = divmod(index, 8)
         pin = position if self.pin_order == D0_FIRST else 7 - position
         return f"chip {chip + 1} pin D{pin}"
+
+
+class ChainProperties:
+    """What both chain devices (bit-banged and SPI) say about themselves, from their ChainBits.
+
+    A mixin: the device sets ``_bits`` and, after each read, ``_sentinel_ok``, and has ``read_mask``.
+    """
+
+    _bits: ChainBits
+    _sentinel_ok: bool
+
+    def read_mask(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def inputs(self) -> int:
+        """How many sensor inputs the chain has (8 per chip)."""
+        return self._bits.inputs
+
+    @property
+    def chips(self) -> int:
+        return self._bits.chips
+
+    @property
+    def active_high(self) -> bool:
+        return self._bits.active_high
+
+    @property
+    def sentinel_bits(self) -> int:
+        return self._bits.sentinel_bits
+
+    @property
+    def has_tied_inputs(self) -> bool:
+        return self._bits.has_tied_inputs
+
+    @property
+    def bits(self) -> ChainBits:
+        """How the shifted-out bits are numbered and checked."""
+        return self._bits
+
+    @property
+    def sentinel_ok(self) -> bool:
+        """Whether the last read saw the sentinels as wired (True when there are none)."""
+        return self._sentinel_ok
+
+    @property
+    def value(self) -> tuple[bool, ...]:
+        """Every input, True where its sensor is active (gpiozero's ``value`` convention)."""
+        mask = self.read_mask()
+        return tuple(bool(mask >> i & 1) for i in range(self.inputs))
+
+    def describe_input(self, index: int) -> str:
+        return self._bits.describe(index)

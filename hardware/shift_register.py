@@ -29,10 +29,10 @@ from typing import Any
 
 from gpiozero import CompositeDevice, DigitalInputDevice, DigitalOutputDevice
 
-from hardware.chain_bits import D0_FIRST, NEAREST_FIRST, ChainBits
+from hardware.chain_bits import D0_FIRST, NEAREST_FIRST, ChainBits, ChainProperties
 
 
-class ShiftRegisterChain(CompositeDevice):  # type: ignore[misc]
+class ShiftRegisterChain(ChainProperties, CompositeDevice):  # type: ignore[misc]
     """``chips`` daisy-chained 74HC165s read through three GPIO pins.
 
     :param latch: the pin wired to every chip's SH/LD (active low: low loads the inputs).
@@ -86,37 +86,6 @@ class ShiftRegisterChain(CompositeDevice):  # type: ignore[misc]
             raise
         super().__init__(_order=("latch", "clock", "data"), pin_factory=pin_factory, **devices)
 
-    @property
-    def inputs(self) -> int:
-        """How many sensor inputs the chain has (8 per chip)."""
-        return self._bits.inputs
-
-    @property
-    def chips(self) -> int:
-        return self._bits.chips
-
-    @property
-    def active_high(self) -> bool:
-        return self._bits.active_high
-
-    @property
-    def sentinel_bits(self) -> int:
-        return self._bits.sentinel_bits
-
-    @property
-    def has_tied_inputs(self) -> bool:
-        return self._bits.has_tied_inputs
-
-    @property
-    def bits(self) -> ChainBits:
-        """How the shifted-out bits are numbered and checked."""
-        return self._bits
-
-    @property
-    def sentinel_ok(self) -> bool:
-        """Whether the last read saw the sentinel level after the inputs (True when disabled)."""
-        return self._sentinel_ok
-
     def read_mask(self) -> int:
         """Latch all inputs and shift them in; bit ``i`` set when input ``i`` is active.
 
@@ -146,12 +115,3 @@ class ShiftRegisterChain(CompositeDevice):  # type: ignore[misc]
             clock.state = False
         mask, self._sentinel_ok = self._bits.decode(raw, sentinel_ok)
         return mask
-
-    @property
-    def value(self) -> tuple[bool, ...]:
-        """Every input, True where its sensor is active (gpiozero's ``value`` convention)."""
-        mask = self.read_mask()
-        return tuple(bool(mask >> i & 1) for i in range(self.inputs))
-
-    def describe_input(self, index: int) -> str:
-        return self._bits.describe(index)

@@ -24,12 +24,12 @@ from typing import Any
 
 from gpiozero import DigitalOutputDevice, SPIDevice
 
-from hardware.chain_bits import D0_FIRST, NEAREST_FIRST, ChainBits
+from hardware.chain_bits import D0_FIRST, NEAREST_FIRST, ChainBits, ChainProperties
 
 SPI_MODE = 2
 
 
-class SpiShiftRegisterChain(SPIDevice):  # type: ignore[misc]
+class SpiShiftRegisterChain(ChainProperties, SPIDevice):  # type: ignore[misc]
     """``chips`` daisy-chained 74HC165s on SPI0 (port 0, ``device`` 0 or 1) plus a latch pin.
 
     The same parameters as :class:`~hardware.shift_register.ShiftRegisterChain` except the clock
@@ -81,35 +81,6 @@ class SpiShiftRegisterChain(SPIDevice):  # type: ignore[misc]
             self._latch = None
         super().close()
 
-    @property
-    def inputs(self) -> int:
-        return self._bits.inputs
-
-    @property
-    def chips(self) -> int:
-        return self._bits.chips
-
-    @property
-    def active_high(self) -> bool:
-        return self._bits.active_high
-
-    @property
-    def sentinel_bits(self) -> int:
-        return self._bits.sentinel_bits
-
-    @property
-    def has_tied_inputs(self) -> bool:
-        return self._bits.has_tied_inputs
-
-    @property
-    def bits(self) -> ChainBits:
-        return self._bits
-
-    @property
-    def sentinel_ok(self) -> bool:
-        """Whether the last read saw the sentinels as wired (True when there are none)."""
-        return self._sentinel_ok
-
     def read_mask(self) -> int:
         """Latch all inputs and clock them in over SPI; bit ``i`` set when input ``i`` is active."""
         self._check_open()
@@ -126,12 +97,3 @@ class SpiShiftRegisterChain(SPIDevice):  # type: ignore[misc]
             sentinel_ok = tail == self._sentinel_expected
         mask, self._sentinel_ok = self._bits.decode(wire, sentinel_ok)
         return mask
-
-    @property
-    def value(self) -> tuple[bool, ...]:
-        """Every input, True where its sensor is active (gpiozero's ``value`` convention)."""
-        mask = self.read_mask()
-        return tuple(bool(mask >> i & 1) for i in range(self.inputs))
-
-    def describe_input(self, index: int) -> str:
-        return self._bits.describe(index)
