@@ -258,3 +258,37 @@ def test_play_decisions_do_not_change_when_hidden_cards_change(name: str) -> Non
     assert checked == 90
     if variant.has_dummy:
         assert dummy_checked >= 6 and dummy_bid_changed >= 3  # the dummy's hidden bid really varied
+
+
+def _unbidden_rate(smart: bool, deals: int = 30) -> float:
+    made = 0
+    for seed in range(deals):
+        s = deal(THREE, seed=seed, dealer=seed % 3, trump=Trump.NO_TRUMP, unbidden=True)
+        player = smart_player if smart else random_player
+        final = play_out(s, [random_bidder] * 3, [player] + [random_player] * 2, random.Random(seed))
+        made += final.bid(0).fulfilled(final.tricks_won[0])  # type: ignore[union-attr]
+    return made / deals
+
+
+def test_unbidden_computer_plays_for_the_three_cards_it_plans_to_keep() -> None:
+    """Unbidden Ninety-Nine: the bid is the three cards still held after nine tricks, so the
+    computer keeps a plan (which three to keep) and plays the others to make that bid."""
+    s = deal(THREE, seed=3, dealer=2, unbidden=True)
+    view = view_for(s, 0)
+    assert view.unbidden and len(view.hand) == 12
+    smart, random_rate = _unbidden_rate(True), _unbidden_rate(False)
+    assert smart >= 2 * random_rate and smart >= 0.2, (smart, random_rate)
+
+
+def test_unbidden_decisions_do_not_change_when_hidden_cards_change() -> None:
+    for seed in range(10):
+        state = deal(THREE, seed=seed, dealer=seed % 3, trump=Trump.SPADES, unbidden=True)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 20)):
+            state = state.play(smart_player(view_for(state, state.to_play), rng))  # type: ignore[arg-type]
+        seat = state.to_play
+        assert seat is not None
+        decision = smart_player(view_for(state, seat), random.Random(seed))
+        other = _reshuffle_hidden(state, seat, random.Random(seed + 50))
+        assert other.hands != state.hands
+        assert smart_player(view_for(other, seat), random.Random(seed)) == decision

@@ -42,6 +42,7 @@ class SeatView:
     state_rules: PlayState  # used only for card semantics (suit_of, strength, winner) of visible cards
     playing_for: int = -1  # the seat whose contract the play serves: itself, or the dummy's controller
     exposed: tuple[Card, ...] = ()  # cards face up on the table: the two-player dummy's hand
+    unbidden: bool = False  # Unbidden Ninety-Nine: the three cards still held at the end are the bid
 
 
 def view_for(state: PlayState, seat: int) -> SeatView:
@@ -58,7 +59,7 @@ def view_for(state: PlayState, seat: int) -> SeatView:
     exposed = state.hands[-1] if state.variant.has_dummy and not state.bidding else ()
     return SeatView(seat, state.hands[seat], state.legal() if state.to_play == seat else (), state.trick,
                     played, target, state.tricks_won[me], state.variant.tricks - len(state.played), after,
-                    _semantics_only(state), me, exposed)
+                    _semantics_only(state), me, exposed, state.unbidden)
 
 
 def _semantics_only(state: PlayState) -> PlayState:
@@ -70,10 +71,13 @@ def _semantics_only(state: PlayState) -> PlayState:
 # -- bidding ----------------------------------------------------------------------------------------
 def estimate_tricks(cards: tuple[Card, ...], trump: Trump, variant: Variant, rules: PlayState) -> float:
     """A rough number of tricks the cards will take: the hand's strength relative to an average
-    hand's, times an average hand's share of the tricks (so a table's bids add up about right)."""
+    hand's, times an average hand's share of the tricks (so a table's bids add up about right).
+    Fewer cards than a full deal's (later in Unbidden play) are compared with that part of an
+    average hand and of the tricks."""
     raw = hand_strength(cards, variant, rules)
-    average = _average_strength(variant.name, trump, rules.turn_up)
-    share = variant.tricks / variant.hands
+    part = len(cards) / variant.tricks
+    average = _average_strength(variant.name, trump, rules.turn_up) * part
+    share = variant.tricks / variant.hands * part
     linear = share * raw / average if average > 0 else share
     # strong hands take fewer tricks than their cards promise (the others duck under them), weak
     # hands a few more; the factors come from all-computer play (benchmarks/parlett_players.py)
@@ -155,9 +159,32 @@ def _is_master(view: SeatView, card: Card) -> bool:
     return True
 
 
+def unbidden_plan(view: SeatView) -> tuple[tuple[Card, ...], frozenset[int]]:
+    """Unbidden: the three cards to keep to the end (they will be the bid) and the trick counts
+    that bid allows, chosen like bid cards: the bid nearest the tricks won so far plus what the
+    cards to be played should take. Recomputed at every card, from what the seat can see."""
+    rules = view.state_rules
+    best: tuple[float, tuple[Card, ...], frozenset[int]] | None = None
+    for keep in combinations(view.hand, 3):
+        rest = tuple(c for c in view.hand if c not in keep)
+        expected = view.won + (estimate_tricks(rest, rules.trump, rules.variant, rules) if rest else 0.0)
+        bid = bid_from_suits("".join(rules.natural(c).suit.value for c in keep), rules.variant)  # type: ignore[union-attr]
+        reachable = [t for t in bid.tricks if view.won <= t <= view.won + len(rest)]
+        miss = min((abs(expected - t) for t in reachable), default=99.0)
+        cost = miss + 0.01 * sum(rules.strength(c) for c in keep)
+        if best is None or cost < best[0]:
+            best = (cost, keep, bid.tricks)
+    assert best is not None
+    return best[1], best[2]
+
+
 def choose_card(view: SeatView) -> Card:
     if view.playing_for not in (-1, view.seat):
         return _play_from_dummy(view)
+    if view.unbidden and len(view.hand) >= 3:
+        keep, planned = unbidden_plan(view)
+        playable = tuple(c for c in view.legal if c not in keep) or view.legal
+        view = replace(view, legal=playable, target=planned, unbidden=False)
     rules = view.state_rules
     legal = sorted(view.legal, key=rules.strength)
     target = max((t for t in view.target if t >= view.won), default=min(view.target))
