@@ -177,3 +177,12 @@ def test_german_says_the_level_and_refuses_a_bad_setup_in_german() -> None:
     ]:
         refused = table99("play", "count99", "--language", "de", *args, stdin="q\n")
         assert refused.returncode == 2 and refused.stderr.strip() == f"table99 play count99: {said}"
+
+
+def test_help_lists_the_keys_of_the_game() -> None:
+    done = table99("play", "count99", "--help")
+    text = " ".join(done.stdout.split())
+    assert done.returncode == 0
+    assert ("keys during the game: a slot number plays that card (an Ace or 10 asks for its value, or give "
+            "it at once: 2 11, 3 -); D or Space draws (with --manual-draw); C the count; H your hand; "
+            "T the tokens; ? help; Q quit and save.") in text

@@ -36,8 +36,15 @@ from rules.count99.errors import Count99Error
 from rules.count99.players import LEVELS
 from rules.count99.table import HAND_SIZE_RANGE, TOKENS_RANGE, Eliminated, Setup
 
+KEYS_HELP = (
+    "keys during the game: a slot number plays that card (an Ace or 10 asks for its value, or give it "
+    "at once: 2 11, 3 -); D or Space draws (with --manual-draw); C the count; H your hand; T the tokens; "
+    "? help; Q quit and save. One line per event, nothing redrawn: made for screen readers."
+)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = KEYS_HELP
     parser.add_argument("--variant", choices=[v.value for v in Variant], default="quentin-c")
     parser.add_argument("--opponents", type=int, default=2, help="computer players, 1 to 7 (default 2)")
     parser.add_argument("--level", choices=LEVELS, default="hard", help="computer strength (default hard)")
