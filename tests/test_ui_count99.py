@@ -319,41 +319,38 @@ def test_an_ace_is_played_with_keys_only(
     assert screen.pending is None and f"You play Ace as {value}. Count {int(value)}." in screen.log
 
 
-def test_eight_players_tokens_all_fit_beside_the_count(ui: Any, tmp_path: Path) -> None:
+def eight_at_the_table(ui: Any, tmp_path: Path) -> Any:
+    """The count keeper for eight players with long names; returns its screen."""
     ctx, _ = build(ui, tmp_path)
     setup = ctx.manager.get_screen("count99-setup")
     setup.names.text = "Annabelle, Benedikt, Catherine, Dan, Eve, Fay, Gus, Hal"
     tap(button(setup, "Start"))
-    screen = ctx.manager.current_screen
-    frames(3)
+    return ctx.manager.current_screen
+
+
+def fits(label: Any) -> bool:
+    """Whether all of a label's text fits its height (a label clips what does not, so measure it)."""
     from kivy.uix.label import Label
 
-    tokens = screen.status.tokens_label
-    # The label clips what does not fit, so measure the whole text at the same width and font.
-    whole = Label(text=tokens.text, font_size=tokens.font_size, text_size=(tokens.width, None),
-                  halign="center")
+    whole = Label(text=label.text, font_size=label.font_size, text_size=(label.width, None))
     whole.texture_update()
-    assert whole.texture_size[1] <= tokens.height, (whole.texture_size, tokens.size)
-    assert tokens.font_size >= 13, "still readable"
+    return bool(whole.texture_size[1] <= label.height)
+
+
+def test_eight_players_tokens_all_fit_beside_the_count(ui: Any, tmp_path: Path) -> None:
+    screen = eight_at_the_table(ui, tmp_path)
+    frames(3)
+    tokens = screen.status.tokens_label
+    assert fits(tokens) and tokens.font_size >= 13, "all fit, still readable"
     assert screen.status.count_label.texture_size[1] <= screen.status.count_label.height
     ui.screenshot("count99-table-eight-players")
 
 
 def test_a_long_announcement_is_shown_whole_and_the_cards_stay_finger_sized(ui: Any, tmp_path: Path) -> None:
-    from kivy.uix.label import Label
-
-    ctx, _ = build(ui, tmp_path)
-    setup = ctx.manager.get_screen("count99-setup")
-    setup.names.text = "Annabelle, Benedikt, Catherine, Dan, Eve, Fay, Gus, Hal"
-    tap(button(setup, "Start"))
-    screen = ctx.manager.current_screen
+    screen = eight_at_the_table(ui, tmp_path)
     for card in ("K", "Q", "K", "3"):  # Dan lands on 33: seven others lose a token
         tap(button(screen, card))
     frames(3)
-    message = screen.message
-    assert message.text.count("loses 1 token") == 7
-    whole = Label(text=message.text, font_size=message.font_size, text_size=(message.width, None))
-    whole.texture_update()
-    assert whole.texture_size[1] <= message.height, (whole.texture_size, message.size)
+    assert screen.message.text.count("loses 1 token") == 7 and fits(screen.message)
     assert all(card.height >= 48 for card in screen.cards.children)
     ui.screenshot("count99-table-eight-players-33")
