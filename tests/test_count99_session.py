@@ -148,3 +148,13 @@ def test_a_crash_before_the_next_deal_is_recovered_against_the_computer(store: G
     assert any(type(e).__name__ == "RoundStarted" for e in again.opening)
     assert list(store.load(session.game_id).actions)[last_start] == actions[last_start]
     assert again.game.hands == CardGame.replay(session.setup, 11, False, actions[: last_start + 1]).hands
+
+
+def test_undoing_the_winning_card_reopens_the_game_in_the_store(store: GameStore) -> None:
+    game = KeptGame.create(store, Setup(Variant.RS_GAMES, ("Ann", "Ben"), tokens=1))
+    game.play("99")
+    game.play("1")  # Ben busts and is out: Ann wins
+    assert game.table.over and store.load(game.game_id).status == "finished"
+    game.undo()
+    assert not game.table.over and store.load(game.game_id).status == "playing"
+    assert store.load(game.game_id).result == ""
