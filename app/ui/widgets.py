@@ -224,7 +224,23 @@ class ConfirmBox(ModalView):
         on_yes()
 
 
-class Choice(BoxLayout):
+class _Chooser:
+    """What Choice and CycleButton share: ``value``, ``select(key)`` and the ``on_change`` callback."""
+
+    value: str
+    on_change: Callable[[str], Any] | None
+
+    def select(self, key: str) -> None:
+        self.value = key
+        self._show()
+        if self.on_change is not None:
+            self.on_change(key)
+
+    def _show(self) -> None:
+        raise NotImplementedError
+
+
+class Choice(_Chooser, BoxLayout):
     """A row of toggle-like buttons, one selected (a large-target replacement for a spinner)."""
 
     def __init__(
@@ -248,18 +264,12 @@ class Choice(BoxLayout):
             self.add_widget(button)
         self._show()
 
-    def select(self, key: str) -> None:
-        self.value = key
-        self._show()
-        if self.on_change is not None:
-            self.on_change(key)
-
     def _show(self) -> None:
         for key, button in self.buttons.items():
             button.background_color = ACCENT if key == self.value else MUTED
 
 
-class CycleButton(BigButton):
+class CycleButton(_Chooser, BigButton):
     """One big button that steps to the next option on every tap, showing ``label(option)``.
 
     Where a row of buttons would be too narrow (six players' names in the game panel's 300 px, or
@@ -292,12 +302,6 @@ class CycleButton(BigButton):
         keys = [key for key, _ in self.options]
         if keys:
             self.select(keys[(keys.index(self.value) + 1) % len(keys)] if self.value in keys else keys[0])
-
-    def select(self, key: str) -> None:
-        self.value = key
-        self._show()
-        if self.on_change is not None:
-            self.on_change(key)
 
     def _show(self) -> None:
         self.text = self.label(dict(self.options).get(self.value, self.value)) if self.value else ""
