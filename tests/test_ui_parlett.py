@@ -648,3 +648,28 @@ def test_a_power_cut_during_play_keeps_the_bids_already_tapped_in(ui: Any) -> No
     assert again.session.sheet.deals[0].entry.premiums == {"Ann": Premium.DECLARE}
     again.next_deal()  # the draft was for the scored deal: the next one starts empty
     assert manager2.current_screen.bids == {}
+
+
+DUMMY_BIG = {"bids": {"Ann": 1, "Ben": 1, "dummy": 9}, "premium": {"Ann": "declare", "Ben": "declare"},
+             "tricks": {"Ann": 0, "Ben": 0, "dummy": 9}}
+
+
+def test_a_game_the_dummy_wins_is_shown_as_a_tie_between_the_live_players(ui: Any) -> None:
+    game_ui, _, manager = build()
+    manager.current = game_ui.new_game_screen()
+    ui.show(manager)
+    setup = manager.current_screen
+    tap(next(w for w in setup.variant_row.children if w.variant == "two"))
+    for field, name in zip(setup.inputs, ["Ann", "Ben"], strict=True):
+        field.text = name
+    tap(setup.start_button)
+    _play_deals(game_ui, [DUMMY_BIG, DUMMY_BIG])  # both declare and fail: the dummy scores 9+30+60
+    assert game_ui.session.sheet.games[0].winners == ()
+    game_ui.show_totals()
+    frames(3)
+    assert "Game 1: the dummy won, a tie between Ann and Ben" in texts(manager.current_screen)
+    while not game_ui.session.sheet.over:
+        game_ui.session.add_deal(DUMMY_BIG)
+    game_ui.after_change()
+    frames(3)
+    assert any("Game 3: tie (dummy)" in t for t in texts(manager.current_screen))

@@ -90,8 +90,11 @@ class TotalsScreen(Screen):
             box.add_widget(label(text, font=18, color=GOOD, size_hint_y=None, height=30, shorten=True))
         if sheet.games and sheet.current_game_deals == ():
             g = sheet.games[-1]
-            who = " & ".join(g.winners) or tr("a tie between the live players")
-            text = tr("Game {n} won by {names}", n=g.number, names=who)
+            if g.winners:
+                text = tr("Game {n} won by {names}", n=g.number, names=" & ".join(g.winners))
+            else:  # two players: the dummy came first
+                text = tr("Game {n}: the dummy won, a tie between {a} and {b}", n=g.number,
+                          a=table.players[0], b=table.players[1])
             if g.dummy_bonus is not None:
                 text += " · " + dummy_bonus_text(g)
             box.add_widget(label(text, font=22, color=ACCENT, size_hint_y=None, height=34, shorten=True))

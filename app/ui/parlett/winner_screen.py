@@ -10,6 +10,7 @@ from kivy.uix.screenmanager import Screen
 from app.i18n import tr
 from app.ui.parlett.common import ACCENT, PLAYER_COLOURS, button, dummy_bonus_text, label, paint
 from app.ui.parlett.deal_screen import hand_name
+from rules.parlett.match import GameResult
 
 if TYPE_CHECKING:
     from app.ui.parlett import ParlettUI
@@ -42,12 +43,16 @@ class WinnerScreen(Screen):
             box.add_widget(label(f"{hand_name(hand)}   {totals[hand]}", font=30,
                                  color=PLAYER_COLOURS[index % len(PLAYER_COLOURS)]))
         if sheet.games:
-            games = "   ".join(
-                " ".join([tr("Game {n}: {names}", n=g.number, names=" & ".join(g.winners) or "—"),
-                          dummy_bonus_text(g)]).strip() for g in sheet.games)
+            games = "   ".join(self.game_line(g) for g in sheet.games)
             box.add_widget(label(games, font=18, wrap=True))
         row = BoxLayout(size_hint_y=None, height=64, spacing=8)
         row.add_widget(button(tr("Chart"), lambda: self.ui.go("parlett-chart")))
         row.add_widget(button(tr("Deals"), self.ui.show_totals))
         row.add_widget(button(tr("Home"), self.ui.go_home))
         box.add_widget(row)
+
+    @staticmethod
+    def game_line(game: GameResult) -> str:
+        """A game as "Game 1: Ann", with what the two-player dummy rule paid, or the dummy's tie."""
+        names = " & ".join(game.winners) or tr("tie (dummy)")
+        return " ".join([tr("Game {n}: {names}", n=game.number, names=names), dummy_bonus_text(game)]).strip()
