@@ -14,10 +14,11 @@ and is dropped. pyserial is imported only when a port is opened.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -57,6 +58,12 @@ class _LinkProblem(Exception):
     def __init__(self, message: HealthMessage) -> None:
         super().__init__(str(message))
         self.message = message
+
+
+class HoleMap(Protocol):
+    """A wiring map (``hardware.wiring.WiringMap``): the board's numbers -> the holes they are."""
+
+    def holes_of(self, active_inputs: Iterable[int]) -> frozenset[int]: ...
 
 
 class LinkDead(_LinkProblem):
@@ -111,6 +118,7 @@ class SerialBoardSource(BoardSource):
         read_timeout: float = 0.02,
         opener: Callable[[str, int, float], SerialLike] = open_pyserial,
         clock: Callable[[], float] = time.monotonic,
+        wiring: HoleMap | None = None,
     ) -> None:
         super().__init__()
         self.port = port
@@ -132,6 +140,43 @@ class SerialBoardSource(BoardSource):
         self._tag = 0
         self._ever_connected = False
         self._last_boot: int | None = None
+        self._wiring = wiring
+        self._input_listeners: list[Callable[[frozenset[int]], None]] = []
+        self._last_inputs: frozenset[int] | None = None
+
+    # -- the wiring map (hand-wired boards; docs/firmware.md) -----------------------------------
+    @property
+    def wiring(self) -> HoleMap | None:
+        return self._wiring
+
+    @property
+    def input_count(self) -> int:
+        """How many inputs the teach step can learn: the board's holes as it numbers them."""
+        return self.holes
+
+    def subscribe_inputs(self, listener: Callable[[frozenset[int]], None]) -> Callable[[], None]:
+        """Call ``listener`` with the board's own hole numbers (before the Pi's wiring map) on
+        every change: the teach step learns which of them is which hole."""
+        self._input_listeners.append(listener)
+        if self._last_inputs is not None:
+            listener(self._last_inputs)
+
+        def unsubscribe() -> None:
+            if listener in self._input_listeners:
+                self._input_listeners.remove(listener)
+
+        return unsubscribe
+
+    def set_wiring(self, wiring: HoleMap | None) -> None:
+        """Use a new map (after teaching) now: the current board is published through it."""
+        self._wiring = wiring
+        inputs, last = self._last_inputs, self.last_reading
+        if inputs is not None and last is not None and self.health.ok:
+            self._publish(BoardReading(self._holes_of(inputs), self._clock(), self._next_sequence(),
+                                       holes=self.holes))
+
+    def _holes_of(self, inputs: frozenset[int]) -> frozenset[int]:
+        return inputs if self._wiring is None else self._wiring.holes_of(inputs)
 
     # -- commands to the board ---------------------------------------------------------------
     def set_led(self, index: int, red: int, green: int, blue: int) -> bool:
@@ -322,7 +367,12 @@ class SerialBoardSource(BoardSource):
             changed = True
         if changed:
             self.stats.readings += 1
-            self._publish(BoardReading(occupied, now, self._next_sequence(), holes=self.holes))
+            self._last_inputs = occupied
+            for listener in list(self._input_listeners):
+                with contextlib.suppress(Exception):  # a faulty listener must not stop the link
+                    listener(occupied)
+            holes = self._holes_of(occupied)
+            self._publish(BoardReading(holes, now, self._next_sequence(), holes=self.holes))
 
     def _board_error(self, error: protocol.Error, session: _Session) -> None:
         self.stats.board_errors += 1

@@ -301,6 +301,11 @@ class GpioBoardSource(BoardSource):
         return self._reader
 
     @property
+    def input_count(self) -> int | None:
+        """How many inputs the teach step can learn; None while the pins are not open."""
+        return None if self._reader is None else self._reader.inputs
+
+    @property
     def stable(self) -> bool:
         return self.scanner is not None and self.scanner.stable
 

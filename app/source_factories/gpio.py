@@ -97,10 +97,10 @@ SPEC: dict[str, Key] = {
 }
 
 
-def wiring_file(options: Mapping[str, Any]) -> Path:
-    """Where the taught wiring map lives: ``map_file`` or the data directory."""
+def wiring_file(options: Mapping[str, Any], default_name: str = WIRING_FILE) -> Path:
+    """Where the taught wiring map lives: ``map_file`` or ``default_name`` in the data directory."""
     named = options.get("map_file") or ""
-    return Path(named).expanduser() if named else paths.data_dir() / WIRING_FILE
+    return Path(named).expanduser() if named else paths.data_dir() / default_name
 
 
 def wiring_from(values: Mapping[str, Any], where: str) -> Wiring:

@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.config import Config, ConfigError, Key, check_table, in_range
+from app.source_factories.gpio import load_wiring_map, wiring_file
 from firmware_bridge.serial_source import DEFAULT_PORT, SerialBoardSource
-from hardware.board_source import BoardSource
+from hardware.board_source import HOLES, BoardSource
 
 BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 
@@ -26,7 +27,10 @@ SPEC: dict[str, Key] = {
     "heartbeat_timeout": Key(float, 2.0, in_range(1.0, 60.0)),  # the firmware beats every 0.5 s
     "retry_interval": Key(float, 0.5, in_range(0.01, 60.0)),
     "handshake_timeout": Key(float, 0.5, in_range(0.05, 10.0)),
+    "map_file": Key(str, ""),  # the map taught for this board (default: the data directory)
 }
+WIRING_FILE = "serial-wiring.json"
+"""The taught map of a board on USB: another board than the one on GPIO, so another file."""
 
 
 def make(options: Mapping[str, Any], config: Config) -> BoardSource:
@@ -35,6 +39,9 @@ def make(options: Mapping[str, Any], config: Config) -> BoardSource:
     if values["heartbeat_timeout"] <= values["handshake_timeout"]:
         raise ConfigError(f"{where} heartbeat_timeout",
                           "must be longer than handshake_timeout, or the link dies before it greets")
+    path = wiring_file(values, WIRING_FILE)
+    wiring = load_wiring_map(path, HOLES, where) if path.exists() else None
     return SerialBoardSource(
         values["port"], values["baud"], heartbeat_timeout=values["heartbeat_timeout"],
-        retry_interval=values["retry_interval"], handshake_timeout=values["handshake_timeout"])
+        retry_interval=values["retry_interval"], handshake_timeout=values["handshake_timeout"],
+        wiring=wiring)

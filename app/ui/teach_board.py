@@ -2,12 +2,14 @@
 
 The shell links it from the home/settings screens when this module imports (``make_screen``).
 The learning itself is :class:`hardware.teach.TeachSession` (UI-free, unit-tested); this screen
-only opens the GPIO board, passes the debounced inputs to the session on the main thread, and
-shows the session's status as words and a 10x10 grid:
+only opens the sensor board (the GPIO board, or the serial board when ``[board] source =
+"serial"``), passes its raw inputs to the session on the main thread, and shows the session's
+status as words and a 10x10 grid:
 
 * the hole to fill is yellow, taught holes green, holes still unknown grey;
 * in check mode every sensed peg lights its hole blue (tap a hole to teach it again);
-* the map is saved (atomically) where ``[board.gpio]`` reads it, only when the player taps Save.
+* the map is saved (atomically) where ``[board.gpio]`` (or ``[board.serial]``) reads it, only
+  when the player taps Save.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from kivy.uix.screenmanager import Screen
 
 from app.i18n import tr, trn
 from app.source_factories import gpio as gpio_factory
+from app.source_factories import serial as serial_factory
 from hardware.teach import Step, TeachSession, TeachStatus, default_teach_map
 from hardware.wiring import WiringMap, WiringMapError
 
@@ -141,20 +144,24 @@ class TeachBoardScreen(Screen):
     def on_leave(self, *args: Any) -> None:
         self.close_board()
 
+    def _kind(self) -> str:
+        """Which sensor board to teach: the serial board when the app reads one, else GPIO."""
+        return "serial" if self.ctx.config.board_source == "serial" else "gpio"
+
     def open_board(self) -> None:
-        """Open the GPIO board and a fresh session starting from the saved map."""
+        """Open the sensor board (GPIO or serial) and a fresh session starting from the saved map."""
         if self.source is None:
             try:
-                self.source = self.ctx.make_source("gpio")
+                self.source = self.ctx.make_source(self._kind())
             except Exception as exc:  # a config mistake in [board.gpio]: say it on screen
                 self._show_problem(tr("The sensor board cannot be used: {reason}", reason=str(exc)))
                 return
         if not hasattr(self.source, "subscribe_inputs"):
-            self._show_problem(tr("Teaching needs the hall-sensor board (GPIO)."))
+            self._show_problem(tr("Teaching needs a hall-sensor board (GPIO or serial)."))
             return
         self._unsubscribe = self.source.subscribe_inputs(self._inputs.put)
         self.source.start()
-        if self.source.reader is None:  # the pins could not be opened: nothing will change
+        if self.source.input_count is None:  # the pins could not be opened: nothing will change
             reason = self.source.health.text(tr)
             self._show_problem(tr("The sensor board does not answer: {reason}", reason=reason))
             return
@@ -169,7 +176,7 @@ class TeachBoardScreen(Screen):
             return
         for button in self.buttons.values():
             button.disabled = False
-        self.session = TeachSession(default_teach_map(self.source.reader.inputs, self._saved_map()))
+        self.session = TeachSession(default_teach_map(self.source.input_count, self._saved_map()))
         self.refresh()
 
     def close_board(self) -> None:
@@ -185,7 +192,9 @@ class TeachBoardScreen(Screen):
                 self.source = None
 
     def _map_path(self) -> Any:
-        return gpio_factory.wiring_file(self.ctx.config.options_for("gpio"))
+        kind = self._kind()
+        default = serial_factory.WIRING_FILE if kind == "serial" else gpio_factory.WIRING_FILE
+        return gpio_factory.wiring_file(self.ctx.config.options_for(kind), default)
 
     def _saved_map(self) -> WiringMap | None:
         path = self._map_path()
