@@ -354,3 +354,25 @@ def test_a_long_announcement_is_shown_whole_and_the_cards_stay_finger_sized(ui: 
     assert screen.message.text.count("loses 1 token") == 7 and fits(screen.message)
     assert all(card.height >= 48 for card in screen.cards.children)
     ui.screenshot("count99-table-eight-players-33")
+
+
+def test_rs_games_card_buttons_fit_their_german_names(ui: Any, tmp_path: Path) -> None:
+    from app import i18n
+
+    i18n.set_language("de")
+    try:
+        ctx, _ = build(ui, tmp_path)
+        setup = ctx.manager.get_screen("count99-setup")
+        tap(button(setup, "RS Games"))
+        tap(button(setup, i18n.tr("Start")))
+        screen = ctx.manager.current_screen
+        frames(3)
+        from app.ui.widgets import text_width
+
+        for card in (*screen.cards.children, *screen.actions.children):
+            longest = max(text_width(word, card.font_size) for word in card.text.split())
+            assert longest <= card.width - 8, f"{card.text!r} is broken mid-word"
+            assert card.texture_size[1] <= card.height, (card.text, card.texture_size, card.size)
+        ui.screenshot("count99-table-rs-german")
+    finally:
+        i18n.set_language("en")

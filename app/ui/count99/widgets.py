@@ -1,4 +1,4 @@
-"""Small building blocks for the Ninety Nine screens (kept here so they depend on nothing else).
+"""Small building blocks for the Ninety Nine screens (text fitting comes from app.ui.widgets).
 
 Touch targets are at least 48 px, text readable from a metre away, high contrast (white on dark).
 """
@@ -14,6 +14,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.togglebutton import ToggleButton
+
+from app.ui.widgets import MIN_FONT, text_height, text_width
 
 TOUCH = 48
 BACKGROUND = (0.10, 0.11, 0.14, 1)
@@ -44,9 +46,25 @@ class Tap(Button):
         kwargs.setdefault("halign", "center")
         kwargs.setdefault("valign", "middle")
         super().__init__(text=text, **kwargs)
-        self.bind(size=lambda *_: setattr(self, "text_size", (self.width - 6, None)))
+        self._base_font = self.font_size
+        self.bind(size=self._fit, text=self._fit)
         if action is not None:
             self.bind(on_release=lambda *_: action())
+
+    def _fit(self, *_: Any) -> None:
+        """Wrap between words; shrink the font until the longest word and all the lines fit, so a
+        German "Richtungswechsel" is never broken mid-word nor cut off (as the app's BigButton)."""
+        room = self.width - 8
+        self.text_size = (room, None)
+        words = self.text.split()
+        if room <= 0 or not words:
+            return
+        size = self._base_font
+        while size > MIN_FONT and max(text_width(w, size, self.font_name, self.bold) for w in words) > room:
+            size -= 1
+        while size > MIN_FONT and text_height(self.text, size, room) > self.height - 4:
+            size -= 1
+        self.font_size = size
 
 
 class Text(Label):
