@@ -62,8 +62,14 @@ class SetupScreen(Screen):
         self.names_box = GridLayout(cols=3, spacing=4, size_hint_y=None)
         self.names_box.bind(minimum_height=self.names_box.setter("height"))
         body.add_widget(self.names_box)
-        self.dealer_button = button("", self.next_dealer, size_hint_y=None, height=ROW)
-        body.add_widget(self.dealer_button)
+        # the first dealer and the rubber's length side by side (landscape): everything fits 480 px
+        self.table_row = GridLayout(cols=2, spacing=4, size_hint_y=None)
+        self.table_row.bind(minimum_height=self.table_row.setter("height"))
+        self.dealer_button = button("", self.next_dealer, font=18, size_hint_y=None, height=ROW)
+        self.target_button = button("", self.next_target, font=18, size_hint_y=None, height=ROW)
+        self.table_row.add_widget(self.dealer_button)
+        self.table_row.add_widget(self.target_button)
+        body.add_widget(self.table_row)
         self.option_buttons: dict[str, FitToggle] = {}
         self.options_grid = options = GridLayout(cols=3, spacing=4, size_hint_y=None)
         options.bind(minimum_height=options.setter("height"))
@@ -78,8 +84,6 @@ class SetupScreen(Screen):
             toggle.bind(state=lambda b, s: self.flags.__setitem__(b.flag, s == "down"))
             self.option_buttons[key] = toggle
             options.add_widget(toggle)
-        self.target_button = button("", self.next_target, font=15, size_hint_y=None, height=ROW)
-        options.add_widget(self.target_button)
         body.add_widget(options)
         scroll = ScrollView(do_scroll_x=False)
         scroll.add_widget(body)
@@ -100,6 +104,7 @@ class SetupScreen(Screen):
         portrait = self.height > self.width
         self.variant_row.cols = 3 if portrait else 5
         self.options_grid.cols = 2 if portrait else 3
+        self.table_row.cols = 1 if portrait else 2
         for toggle in [*self.variant_row.children, *self.options_grid.children]:
             toggle.height = ROW + 16 if portrait else ROW
 
