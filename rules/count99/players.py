@@ -133,7 +133,9 @@ def play_until_human(
     """Let the game run while computer players are on turn; returns all events.
 
     Stops when the game is over or a seat without a computer player must act. In manual-draw games
-    computer players draw at once after each play: they never forget.
+    computer players draw at once after each play: they never forget. Every game ends: a round
+    lasts at most ROUND_PLAY_LIMIT (200) cards and every round end costs a token, so even eight
+    players with 50 tokens each play at most 8 x 50 x 200 = 80,000 cards, under ``limit``.
     """
     events: list[object] = []
     for _ in range(limit):
