@@ -59,9 +59,10 @@ def test_finished_games_and_rubber_winner_in_the_replay() -> None:
     assert [g["winners"] for g in data["games"]] == [["Ann"]] * 3
     assert data["games"][0]["totals"] == {"Ann": 258, "Ben": 20, "Cat": 20}
     assert data["rubber"]["totals"] == {"Ann": 774, "Ben": 60, "Cat": 60}
-    assert data["rubber"]["winners"] == ["Ann"]
+    assert data["rubber"]["winners"] == ["Ann"] and data["rubber"]["margin"] == 774 - 60
     assert data["next"] is None
-    assert "Rubber over, won by Ann" in replay_text(ISSUE_EXAMPLE | {"dealer": "Ann", "deals": [big] * 6})
+    assert "Rubber over, won by Ann by 714 points" in replay_text(
+        ISSUE_EXAMPLE | {"dealer": "Ann", "deals": [big] * 6})
 
 
 @pytest.mark.parametrize(("deal", "message"), [

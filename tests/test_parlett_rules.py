@@ -392,6 +392,9 @@ def test_original_99_rubber_is_exactly_nine_hands() -> None:
     deal = {"bids": {"Ann": 9, "Ben": 0, "Cat": 0}, "tricks": {"Ann": 9, "Ben": 0, "Cat": 0}, "turn_up": "AC"}
     sheet = sheet_from_record(record([deal] * 9, "original"))
     assert sheet.over and not sheet.games and sheet.rubber_totals["Ann"] == 9 * (9 + 10)
+    # "the players' cumulative scores determining who has then won, and by how much"
+    assert sheet.winners == ("Ann",) and sheet.margin == 9 * (9 + 10) - 9 * 10  # Ben and Cat made 0
+    assert sheet_from_record(record([deal] * 8, "original")).margin is None  # not over yet
     with pytest.raises(InvalidRecordError, match="deal 10: the rubber is over"):
         sheet_from_record(record([deal] * 10, "original"))
 

@@ -189,6 +189,7 @@ def test_game_progress_chart_and_winner_screen(ui: Any) -> None:
     game_ui.after_change()
     assert manager.current == "parlett-winner"
     assert "Ann wins the rubber!" in manager.current_screen.headline.text
+    assert "by 714 points" in texts(manager.current_screen)  # Ann 774, Ben and Cat 60
     assert ctx.store.load(game_ui.session.game_id).status == "finished"
     ui.screenshot("parlett-winner")
 

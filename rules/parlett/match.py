@@ -113,6 +113,15 @@ class Scoresheet:
         return tuple(p for p in self.table.players if totals[p] == best)
 
     @property
+    def margin(self) -> int | None:
+        """By how much the rubber was won: the winner's total over the next player's (0 when the
+        win is shared); None until it is over. Original 99's nine hands end on exactly this."""
+        if not self.over:
+            return None
+        totals = sorted((self.rubber_totals[p] for p in self.table.players), reverse=True)
+        return totals[0] - totals[1]
+
+    @property
     def next_dealer(self) -> str:
         players = self.table.players
         if not self.uses_games:

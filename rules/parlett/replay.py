@@ -41,6 +41,7 @@ def summary(sheet: Scoresheet) -> dict[str, Any]:
         "deals": deals,
         "games": games,
         "rubber": {"totals": sheet.rubber_totals, "over": over, "winners": list(sheet.winners),
+                   "margin": sheet.margin,
                    "games_played": len(sheet.games), "games": sheet.table.rubber_games if sheet.uses_games
                    else None, "target": sheet.table.options.target,
                    "dummy_bonus": sheet.table.options.dummy_bonus if sheet.table.variant.has_dummy else None},
@@ -74,7 +75,10 @@ def replay_text(record: dict[str, Any]) -> str:
                         else f"; {winner} wins double (+{g['carried'][winner]})")
         lines.append(f"Game {g['game']}: {outcome}; " + ", ".join(f"{h} {v}" for h, v in g["totals"].items()))
     rubber = data["rubber"]
-    state = "over, won by " + " and ".join(rubber["winners"]) if rubber["over"] else "in progress"
+    state = "in progress"
+    if rubber["over"]:
+        state = "over, won by " + " and ".join(rubber["winners"])
+        state += f" by {rubber['margin']} points" if rubber["margin"] else " (shared)"
     lines.append(f"Rubber {state}: " + ", ".join(f"{h} {v}" for h, v in rubber["totals"].items()))
     if data["next"] is not None:
         nxt = data["next"]

@@ -36,6 +36,9 @@ class WinnerScreen(Screen):
             "{names} share the rubber!", names=winners)
         self.headline = label(text, font=40, bold=True, color=ACCENT, wrap=True)
         box.add_widget(self.headline)
+        if sheet.margin:  # "...who has then won, and by how much" (the seed on Original 99)
+            box.add_widget(label(tr("by {points} points", points=sheet.margin), font=24, color=ACCENT,
+                                 size_hint_y=None, height=34))
         totals = sheet.rubber_totals
         ranking = sorted(sheet.table.hands, key=lambda h: -totals[h])
         for hand in ranking:
