@@ -376,3 +376,39 @@ def test_rs_games_card_buttons_fit_their_german_names(ui: Any, tmp_path: Path) -
         ui.screenshot("count99-table-rs-german")
     finally:
         i18n.set_language("en")
+
+
+def test_another_digit_while_an_ace_waits_plays_that_card_and_drops_the_question(
+    ui: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    from kivy.core.window import Window
+
+    from app.count99_game import ComputerGame
+    from app.ui.count99.computer_screen import ComputerScreen
+    from rules.count99.cards import Variant
+    from rules.count99.table import Setup
+
+    monkeypatch.setattr(ComputerScreen, "delay", 0)
+    ctx, _ = build(ui, tmp_path)
+    session = ComputerGame.create(ctx.store, Setup(Variant.QUENTIN_C, ("You", "Computer 1")), seed=1)
+    session.game.hands[0][0], session.game.hands[0][2] = "A", "5"  # not stored: never reloaded
+    ctx.go("count99-computer")
+    screen = ctx.manager.current_screen
+    screen.open(session, [])
+    frames(2)
+    Window.dispatch("on_key_down", 49, 0, "1", [])
+    assert screen.pending == 0
+    Window.dispatch("on_key_down", 51, 0, "3", [])
+    assert screen.pending is None and "You play 5. Count 5." in screen.log
+    assert not screen.choice_bar.children
+
+
+def test_keeper_another_card_tapped_while_an_ace_waits_drops_the_question(ui: Any, tmp_path: Path) -> None:
+    ctx, _ = build(ui, tmp_path)
+    tap(button(ctx.manager.get_screen("count99-setup"), "Start"))
+    screen = ctx.manager.current_screen
+    tap(button(screen, "A"))
+    assert screen.pending == "A" and screen.choice_bar.children
+    tap(button(screen, "K"))
+    assert screen.pending is None and not screen.choice_bar.children
+    assert screen.status.count_label.text == "10"

@@ -142,6 +142,7 @@ class ComputerScreen(Screen):
     def play_slot(self, slot: int) -> None:
         assert self.session is not None
         session = self.session
+        self.pending = None  # another card chosen while an Ace or 10 waited: that question is dropped
         if not session.humans_turn():
             self.note(tr("Not your turn yet."))
             return

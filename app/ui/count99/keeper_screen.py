@@ -99,6 +99,7 @@ class KeeperScreen(Screen):
     # -- taps -----------------------------------------------------------------------------------
     def tap_card(self, card: str) -> None:
         assert self.game is not None
+        self.pending = None  # another card tapped while an Ace or 10 waited: that question is dropped
         if len(choices_for(self.game.table.variant, card, self.game.table.count)) > 1:
             self.pending = card
             self.message.text = tr("Which way does the {card} count?", card=card_name(card))
