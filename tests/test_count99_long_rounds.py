@@ -151,3 +151,12 @@ def test_every_computer_game_ends_with_rounds_of_at_most_200_plays(
     game = CardGame(setup, seed=seed)
     play_until_human(game, {i: make_player(level, seed + i) for i in range(players)})
     assert game.table.over and max(rounds_of(game)) <= ROUND_PLAY_LIMIT
+
+
+def test_rs_games_with_thirteen_cards_calls_time_and_still_finds_a_winner() -> None:
+    setup = Setup(RS, ("c0", "c1", "c2", "c3"), tokens=1, hand_size=13)
+    game = CardGame(setup, seed=1)
+    events = play_until_human(game, {i: make_player("hard", 31 + i) for i in range(4)})
+    assert rounds_of(game)[0] == ROUND_PLAY_LIMIT and game.table.winner is not None
+    called = [e for e in events if isinstance(e, RoundEnded) and e.reason is Reason.LONG_ROUND]
+    assert len(called) == 1 and Eliminated(called[0].seat) in events
