@@ -61,6 +61,14 @@ class Calibration:
     def share(self) -> float:
         return self.correct / self.total if self.total else 0.0
 
+    @property
+    def wrong(self) -> int:
+        return sum(len(r.score.wrong) for r in self.results)
+
+    @property
+    def unsure(self) -> int:
+        return sum(len(r.score.unsure) for r in self.results)
+
 
 def load_truths(folder: Path) -> dict[str, GroundTruth]:
     truths = parse_textproto((folder / "test_images.textproto").read_text(encoding="utf-8"))
@@ -166,12 +174,13 @@ def print_summary(runs: list[Calibration], left_out: list[str]) -> None:
     short = [p.split(".")[0].replace("_board", "").replace("_stones", "") for p in photos]
     print("leave-one-out: each photo showing every colour calibrates in turn; the others are read")
     print(f"(no stone of some colour, so read only: {', '.join(left_out) or 'none'})")
-    print(f"{'calibrated on':26s} " + " ".join(f"{s:>14s}" for s in short) + "      total")
+    print(f"{'calibrated on':26s} " + " ".join(f"{s:>14s}" for s in short) + "      total  wrong unsure")
     for run in runs:
         by_name = {r.name: r.score for r in run.results}
         cells = [f"{100 * by_name[p].share:13.1f}%" if p in by_name else f"{'-':>14s}" for p in photos]
         mark = "  REFUSED" if run.refused else ""
-        print(f"{run.photo:26s} " + " ".join(cells) + f"  {100 * run.share:8.2f}%{mark}")
+        totals = f"  {100 * run.share:8.2f}%  {run.wrong:5d} {run.unsure:6d}"
+        print(f"{run.photo:26s} " + " ".join(cells) + totals + mark)
     for run in runs:
         if run.refused:
             print(f"REFUSED by the app's calibration: {run.photo}: {run.refused}")

@@ -130,6 +130,35 @@ def test_calibration_finds_a_peg_that_differs_in_one_channel_only() -> None:
     assert find_pegs(features, empty) == [0]
 
 
+def test_a_hole_a_patch_of_light_could_explain_is_unsure_but_a_pale_peg_is_read() -> None:
+    """A sunlit hole beside the sharp edge of a patch of sunlight, compared with mostly shaded
+    gaps, looks like a pale peg; if one of its own gaps is as bright, light may explain it."""
+    from vision.profile import BoardProfile
+    from vision.sampling import Samples
+
+    empty = learn_model(".", "empty", np.zeros((5, 3)))
+    pale = learn_model("W", "white", np.array([[0.6, 0.35, 0.2]]))
+    black = learn_model("K", "black", np.array([[-1.3, -1.5, -1.7]]))
+    profile = BoardProfile(rows=3, cols=3).with_models(empty, [pale, black])
+    reader = BoardReader(profile, corners=[(0, 0), (2, 0), (2, 2), (0, 2)])
+
+    def board(centre: np.ndarray, lit_gap: np.ndarray | None) -> list[str]:
+        gaps = np.full((16, 3), 100.0, np.float32)
+        holes = np.full((9, 3), 100.0, np.float32)
+        holes[4] = 104 * np.exp(centre) - 4  # the centre hole, relative to the board around it
+        if lit_gap is not None:
+            gaps[5] = 104 * np.exp(lit_gap) - 4  # the centre hole's top-left gap
+        return reader.classify(Samples(holes, gaps, np.zeros((1, 1, 3), np.uint8)))[0].letters
+
+    sunlit = np.array([0.6, 0.35, 0.2])
+    assert board(sunlit, None)[4] == "W"  # brighter than all four of its gaps: a pale peg
+    assert board(sunlit, sunlit)[4] == UNSURE  # one gap as bright: maybe board in a sunny patch
+    assert board(sunlit, sunlit / 2)[4] == "W"  # a gap only half as bright cannot explain it
+    # a dark peg's shadow on a gap beside it does not make it doubtful
+    assert board(np.array([-1.3, -1.5, -1.7]), np.array([-0.8, -0.8, -0.8]))[4] == "K"
+    assert board(np.zeros(3), np.array([0.5, 0.5, 0.5])) == ["."] * 9
+
+
 HARD = [
     Scene(size=SMALL, pegs=PEGS, tilt=0.6, rotation=8, light=0.6, gradient=0.7, noise=4, jpeg=60),
     Scene(size=SMALL, pegs=PEGS, warmth=0.7, light=1.25, blur=1.2, glare=0.3, seed=3),

@@ -46,7 +46,10 @@ def test_every_photo_with_both_colours_calibrates_in_turn(shared_dir: Path) -> N
     accepted = [r for r in runs if not r.refused]
     assert [r.photo for r in accepted] == ["stones_overhead.jpg", "few_stones_overhead.jpeg"]
     for r in accepted:
-        assert r.share >= 0.989, (r.photo, r.correct, r.total)
+        assert r.share >= 0.987, (r.photo, r.correct, r.total)
+        # sunlit empty intersections are unsure rather than read as white stones: of 2166
+        # intersections only two are read wrong (one sunlit, the white stone under glare)
+        assert r.wrong <= 2, (r.photo, [(x.name, x.score.wrong) for x in r.results if x.score.wrong])
         # no accepted calibration misses a black stone anywhere
         missed = [(x.name, w) for x in r.results for w in x.score.wrong + x.score.unsure if w[-1] == "B"]
         assert missed == [], (r.photo, missed)

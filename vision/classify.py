@@ -69,6 +69,32 @@ def hole_features(
     return np.asarray(_log(holes) - light, dtype=np.float64)
 
 
+def light_explained(
+    holes: NDArray[np.float32], gaps: NDArray[np.float32], features: NDArray[np.float64], rows: int, cols: int
+) -> NDArray[np.float64]:
+    """``features`` with whatever brightness a sharp-edged patch of light could explain removed.
+
+    The light at a hole (:func:`hole_features`) is a median over its neighbourhood, so a hole
+    inside a patch of sunlight whose edge runs close by is compared with mostly shaded gaps and
+    looks like a pale peg: on the real photos, five to seven empty intersections per sunny
+    photo were read as white stones. But a patch with a straight edge cannot light a hole
+    without lighting at least one of the four gaps around it (the hole is the centre of the
+    square they span; a half-plane that holds the centre holds a corner). So per channel, a
+    hole no brighter than its brightest own gap may be plain board in such light: here its
+    brightness above the median light is taken away (only up to that gap's level). A pale peg
+    is brighter than all four of its gaps and keeps its features. Darker holes are left alone:
+    pegs cast shadows on the gaps beside them, so the darkest gap says nothing.
+    No threshold: the reader only compares the two readings (see ``BoardReader.classify``).
+    """
+    import numpy as np
+
+    lg = _log(gaps).reshape(rows + 1, cols + 1, 3)
+    four = np.stack([lg[:-1, :-1], lg[:-1, 1:], lg[1:, :-1], lg[1:, 1:]]).reshape(4, rows * cols, 3)
+    lh = _log(holes)
+    light = lh - features
+    return np.asarray(lh - np.maximum(light, np.minimum(lh, four.max(axis=0))), dtype=np.float64)
+
+
 class GapWatch:
     """Notices something lying over the board by comparing every gap with how it looked before.
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from vision.classify import Classified, Classifier, GapWatch, hole_features
+from vision.classify import Classified, Classifier, GapWatch, hole_features, light_explained
 from vision.markers import MarkerFinder, image_from_grid
 from vision.profile import UNSURE, BoardProfile, ProfileError
 from vision.sampling import Sampler, Samples, homography_from_corners
@@ -138,6 +138,15 @@ class BoardReader:
                 "profile", "not calibrated: no empty-hole or colour models (run vision calibrate)"
             )
         result = self.classifier.classify(features)
+        # a hole read as something else when a patch of light may explain its brightness is
+        # unsure, not guessed (a sunlit empty hole read as a pale peg was the real photos' error)
+        lit = light_explained(samples.holes, samples.gaps, features, rows, cols)
+        other = self.classifier.classify(lit).letters
+        pairs = zip(result.letters, other, strict=True)
+        doubtful = np.array([UNSURE not in (a, b) and a != b for a, b in pairs], dtype=np.bool_)
+        for i in np.flatnonzero(doubtful):
+            result.letters[int(i)] = UNSURE
+        result.confidence = np.where(doubtful, 0.0, result.confidence)
         if self.watch_hands and moving is not None:
             covered = self.gap_watch.covered_holes(samples.gaps, still=not moving)
             for i in np.flatnonzero(covered):
