@@ -295,3 +295,18 @@ def test_the_german_marker_sheet_wraps_within_the_paper_and_has_umlauts() -> Non
     # the sheet's font draws umlauts as letters, not as the same "missing" box
     glyphs = {bytes(font.getmask(ch)) for ch in "äöüß"}
     assert len(glyphs) == 4
+
+
+def test_annotations_speak_the_apps_language_in_letters_opencv_can_draw() -> None:
+    from vision.annotate import annotate, ascii_text
+    from vision.reader import BoardReader
+
+    assert ascii_text("Brett läuft: Größe") == "Brett laeuft: Groesse"
+    frame = render(Scene(size=SMALL))
+    result = BoardReader(small_profile()).process(frame)
+    plain = annotate(frame, result, small_profile(), show_status=False)
+    english = annotate(frame, result, small_profile())
+    german = annotate(frame, result, small_profile(), texts={"moving": "Bewegung: warten", "still": "ruhig"})
+    assert (plain != english).any() and (english != german).any()
+    # the status line is the only difference: the holes are drawn the same
+    assert (plain[100:] == english[100:]).all() and (plain[100:] == german[100:]).all()

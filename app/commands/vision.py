@@ -233,6 +233,7 @@ def _watch(args: argparse.Namespace) -> int:
     capture = open_capture(args.camera)
     reader = BoardReader(profile, corners=corners)
     count = 0
+    texts = {"still": tr("still"), "moving": tr("moving: waiting"), "not found": tr("board not found")}
     try:
         while args.frames <= 0 or count < args.frames:
             frame = capture.read()
@@ -241,7 +242,7 @@ def _watch(args: argparse.Namespace) -> int:
             result = reader.process(frame)
             count += 1
             if save is not None or args.show:
-                drawn = annotate(frame, result, profile)
+                drawn = annotate(frame, result, profile, texts=texts)
                 if save is not None:
                     cv2.imwrite(str(save / f"frame_{count:05d}.png"), drawn)
                 if args.show:

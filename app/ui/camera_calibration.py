@@ -179,10 +179,10 @@ class CameraCalibrationScreen(Screen):
         profile = self.session.profile
         try:
             if profile.calibrated:
-                return annotate(frame, read_image(frame, profile), profile)
+                return annotate(frame, read_image(frame, profile), profile, show_status=False)
             result = read_image(frame, profile)
             result.letters = ["." for _ in result.letters]
-            return annotate(frame, result, profile)
+            return annotate(frame, result, profile, show_status=False)
         except Exception:  # no stickers in view: show the bare picture
             return frame
 
