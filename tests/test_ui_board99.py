@@ -476,3 +476,27 @@ def test_5of99_at_a_real_table_a_dead_hand_is_typed_in_checked_and_puts_the_play
     assert f"{other} won!" in d.screen.turn_label.text
     assert d.stored()[-1] == {"by": who, "do": "reveal-dead-hand", "cards": list(range(70, 70 + held))}
     ui.screenshot("board99-dead-hand-out")
+
+
+def test_setup_shows_partners_with_their_sides_colour_and_changes_it_together(ui: Any) -> None:
+    """Partners share one peg colour, so the form shows it on both rows; a tap on either partner's
+    colour changes the side's colour. Everyone alone: four different colours again."""
+    d = Driver(ui)
+    tap(find(d.root, text="New: The Game of 99"))
+    setup = d.root.get_screen("board99-setup")
+    setup.count.select("4")
+    frames(3)  # the form grows by two rows before it can scroll to them
+    rows = setup.player_rows
+    assert [r.colour for r in rows] == ["red", "blue", "red", "blue"]
+    assert rows[2].colour_button.text == "red"
+    d.setup_tap(rows[2].colour_button)  # Cat, Ann's partner: red -> the next colour nobody has
+    assert rows[0].colour == rows[2].colour == "green" and rows[1].colour == rows[3].colour == "blue"
+    setup.partners.select("alone")
+    assert len({r.colour for r in rows}) == 4
+    setup.partners.select("opposite")
+    d.setup_tap(find(d.root, text="Rows"))
+    tap(find(d.root, text="Start"))
+    game = d.screen.game
+    assert game.setup.sides == (("Ann", "Cat"), ("Ben", "Dan"))
+    assert game.colours["Ann"] == game.colours["Cat"] and game.colours["Ben"] == game.colours["Dan"]
+    assert game.colours["Ann"] != game.colours["Ben"]

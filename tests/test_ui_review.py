@@ -208,3 +208,28 @@ def test_six_players_in_german_keep_targets_and_text_inside_the_panel(ui: Any, g
         assert screen.who.top <= label.y and label.top <= screen.panel.top, label.text
         assert label.texture_size[1] <= label.height + 1, label.text
     assert screen.log_lines and screen.log_label.text.startswith("Strafe für Annegret")
+
+
+def test_board_game_setup_in_german_keeps_targets_and_whole_words(ui: Any, german: None) -> None:
+    """Six players, custom layout open: every button of the setup form stays a 48 px target whose
+    words fit, and the name fields are finger-sized too."""
+    from kivy.uix.textinput import TextInput
+
+    from app.ui.widgets import MIN_FONT, BigButton
+    from tests.ui_support import find, tap
+
+    _app, root = build_app()
+    ui.show(root)
+    tap(find(root, text="Neu: Das Spiel 99"))
+    setup = root.get_screen("board99-setup")
+    setup.count.select("6")
+    setup.layout.select("custom")
+    frames(3)
+    ui.screenshot("review-board99-setup-de")
+    buttons = [w for w in walk(setup) if isinstance(w, BigButton) and w.text]
+    assert len(buttons) >= 6 * 2 + 4 + 6 + 2
+    for button in buttons:
+        assert button.height >= 48 and button.width >= 48, button.text
+        assert words_fit(button) and button.font_size >= MIN_FONT, (button.text, button.width)
+    for field in (w for w in walk(setup) if isinstance(w, TextInput)):
+        assert field.height >= 48

@@ -62,8 +62,10 @@ def parse_custom_layout(text: str) -> rules.Layout:
 
 
 class PlayerRow(BoxLayout):
-    def __init__(self, seat: int, **kwargs: Any) -> None:
+    def __init__(self, seat: int, on_colour: Any = None, **kwargs: Any) -> None:
         super().__init__(size_hint_y=None, height=TOUCH, spacing=6, **kwargs)
+        self.seat = seat
+        self.colour_listener = on_colour  # the form keeps partners' colours together
         self.name_input = TextInput(text=DEFAULT_NAMES[seat], multiline=False, font_size=FONT,
                                     write_tab=False, size_hint_x=0.45)
         self.colour = COLOURS[seat % len(COLOURS)]
@@ -77,7 +79,12 @@ class PlayerRow(BoxLayout):
         self._show()
 
     def next_colour(self) -> None:
-        self.colour = COLOURS[(COLOURS.index(self.colour) + 1) % len(COLOURS)]
+        self.set_colour(COLOURS[(COLOURS.index(self.colour) + 1) % len(COLOURS)])
+        if self.colour_listener is not None:
+            self.colour_listener(self)
+
+    def set_colour(self, colour: str) -> None:
+        self.colour = colour
         self._show()
 
     def next_kind(self) -> None:
@@ -118,7 +125,7 @@ class SetupScreen(Screen):
         self.partners_label = WrapLabel(tr("Sides"))
         form.add_widget(self.partners_label)
         self.partners = Choice([("opposite", tr("Partners opposite")), ("alone", tr("Everyone alone"))],
-                               "opposite")
+                               "opposite", on_change=lambda _: self._sides_changed())
         form.add_widget(self.partners)
         form.add_widget(WrapLabel(tr("Rules")))
         self.ruleset = Choice([("classic", tr("Classic (1963)")), ("5of99", tr("5of99"))], "classic")
@@ -175,7 +182,7 @@ class SetupScreen(Screen):
     def _players_changed(self, value: str) -> None:
         n = int(value)
         while len(self.player_rows) < n:
-            self.player_rows.append(PlayerRow(len(self.player_rows)))
+            self.player_rows.append(PlayerRow(len(self.player_rows), on_colour=self._colour_changed))
         del self.player_rows[n:]
         self.rows_box.clear_widgets()
         for row in self.player_rows:
@@ -183,6 +190,35 @@ class SetupScreen(Screen):
         sides_matter = n in (4, 6)
         self.partners.disabled = not sides_matter
         self.partners.opacity = 1 if sides_matter else 0.4
+        self._sides_changed()
+
+    def _side_seats(self) -> list[list[int]]:
+        """The seats of each side as the form stands (partners opposite, as rules.default_sides)."""
+        n = len(self.player_rows)
+        if n in (4, 6) and self.partners.value == "opposite":
+            return [[seat, seat + n // 2] for seat in range(n // 2)]
+        return [[seat] for seat in range(n)]
+
+    def _sides_changed(self) -> None:
+        """Partners show their side's colour (the first partner's); alone, everyone their own."""
+        for index, seats in enumerate(self._side_seats()):
+            first = self.player_rows[seats[0]]
+            taken = {self.player_rows[s[0]].colour for s in self._side_seats()[:index]}
+            if first.colour in taken:  # a partner's colour from before: give this side a free one
+                first.set_colour(next(c for c in COLOURS if c not in taken))
+            for seat in seats[1:]:
+                self.player_rows[seat].set_colour(first.colour)
+
+    def _colour_changed(self, row: PlayerRow) -> None:
+        """A tap on a partner's colour changes the side's colour, skipping colours other sides have."""
+        sides = self._side_seats()
+        side = next(seats for seats in sides if row.seat in seats)
+        others = {self.player_rows[seats[0]].colour for seats in sides if seats is not side}
+        colour = row.colour
+        while colour in others:
+            colour = COLOURS[(COLOURS.index(colour) + 1) % len(COLOURS)]
+        for seat in side:
+            self.player_rows[seat].set_colour(colour)
 
     def _layout_changed(self) -> None:
         custom = self.layout.value == "custom"
