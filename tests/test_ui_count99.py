@@ -341,7 +341,10 @@ def test_eight_players_tokens_all_fit_beside_the_count(ui: Any, tmp_path: Path) 
     screen = eight_at_the_table(ui, tmp_path)
     frames(3)
     tokens = screen.status.tokens_label
-    assert fits(tokens) and tokens.font_size >= 13, "all fit, still readable"
+    from app.ui.widgets import READABLE
+
+    assert fits(tokens) and tokens.font_size == READABLE, "all fit, readable from a metre"
+    assert "> Annabelle: 9   Benedikt: 9" in tokens.text.splitlines()
     assert screen.status.count_label.texture_size[1] <= screen.status.count_label.height
     ui.screenshot("count99-table-eight-players")
 

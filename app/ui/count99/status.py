@@ -11,6 +11,7 @@ from kivy.uix.label import Label
 from app.count99_text import direction_name
 from app.i18n import tr
 from app.ui.count99.widgets import Text
+from app.ui.widgets import MIN_FONT, READABLE, text_height
 from rules.count99.table import Table
 
 
@@ -24,6 +25,7 @@ class StatusPanel(BoxLayout):
         self.tokens_label = Text("", font_size=sp(18), halign="center", valign="top")
         for widget in (self.round_label, self.count_label, self.turn_label, self.tokens_label):
             self.add_widget(widget)
+        self.tokens_label.bind(size=self._fit_tokens)
 
     def show(self, table: Table, you: int | None = None) -> None:
         names = table.setup.players
@@ -36,12 +38,22 @@ class StatusPanel(BoxLayout):
         elif table.turn is not None:
             who = tr("Your turn") if table.turn == you else tr("{name}'s turn", name=names[table.turn])
             self.turn_label.text = f"{who}\n{direction_name(table.direction)}"
-        lines = []
+        entries = []
         for seat, name in enumerate(names):
             label = tr("You") if seat == you else name
             marker = "> " if seat == table.turn else ""
             left = table.tokens[seat]
-            lines.append(f"{marker}{label}: {left}" if left else tr("{name}: out", name=label))
+            entries.append(f"{marker}{label}: {left}" if left else tr("{name}: out", name=label))
+        # Up to eight players share the space under the count: from five on, two to a line, so the
+        # text stays readable from a metre; only very long names make it shrink (see _fit_tokens).
+        per_line = 1 if len(entries) <= 4 else 2
+        lines = ["   ".join(entries[i : i + per_line]) for i in range(0, len(entries), per_line)]
         self.tokens_label.text = tr("Tokens") + "\n" + "\n".join(lines)
-        # Up to eight players share the space under the count: smaller lines for more players.
-        self.tokens_label.font_size = sp(18 if len(names) <= 4 else 16 if len(names) <= 6 else 14)
+        self._fit_tokens()
+
+    def _fit_tokens(self, *_: Any) -> None:
+        label = self.tokens_label
+        size = READABLE
+        while size > MIN_FONT and text_height(label.text, size, label.width) > label.height:
+            size -= 1
+        label.font_size = size
