@@ -50,7 +50,7 @@ def test_calibrate_then_read_prints_exactly_the_json_shape(
         f"B=blue:{files['blue']}",
     ]
     assert main(argv) == 0
-    assert "red: learnt from 2 peg(s)" in capsys.readouterr().out
+    assert "red: learnt from 2 pegs" in capsys.readouterr().out
     assert main(["vision", "read", str(files["game"]), "--profile", str(files["profile"]), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"holes", "unsure"}

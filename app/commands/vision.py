@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.i18n import tr
+from app.i18n import tr, trn
 
 if TYPE_CHECKING:
     from vision.profile import BoardProfile
@@ -188,7 +188,7 @@ def _calibrate(args: argparse.Namespace) -> int:
                 tr("--peg: expected LETTER=NAME:IMAGE like R=red:red.png, got {item}", item=repr(item))
             )
         profile, holes = learn_colour(profile, letter, name, [shot(image).features])
-        print(tr("{name}: learnt from {count} peg(s)", name=name, count=len(holes)))
+        print(trn("{name}: learnt from {n} peg", "{name}: learnt from {n} pegs", len(holes), name=name))
     profile.save(args.out)
     print(tr("profile written to {path}", path=args.out))
     return 0
