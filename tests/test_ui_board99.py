@@ -134,6 +134,7 @@ def test_set_up_a_two_player_game_and_make_a_legal_play(ui: Any) -> None:
 
 def test_an_illegal_play_shows_the_peg_to_remove_and_then_the_penalty(ui: Any) -> None:
     d = Driver(ui)
+    d.app.ctx.announcer.enabled = True  # speech on (espeak-ng may be absent: .spoken records it)
     d.start_game()
     d.press("DRAW")
     d.press("DRAW")
@@ -143,12 +144,17 @@ def test_an_illegal_play_shows_the_peg_to_remove_and_then_the_penalty(ui: Any) -
     d.settle()
     assert "Illegal play" in d.screen.prompt_label.text and "57" in d.screen.prompt_label.text
     assert 57 in d.screen.board.attention
+    spoken = d.app.ctx.announcer.spoken
+    assert any(s.startswith("Illegal play: take Ann's peg off square 57") for s in spoken), spoken
     ui.screenshot("board99-illegal-play")
     d.tap_hole(57)  # take the peg out
     d.settle()
     assert d.stored()[-1] == {"by": "Ann", "do": "play", "card": 60, "square": 57}
     assert any("Penalty for Ann" in line for line in d.screen.log_lines)
     assert "60" in d.screen.info_label.text  # face up
+    # one utterance per verdict: a second say() would cut the penalty off before it was heard
+    penalty = [s for s in spoken if s.startswith("Penalty for Ann: Illegal play.")]
+    assert penalty and penalty[-1].endswith("Ben's turn."), spoken
     ui.screenshot("board99-penalty")
 
 

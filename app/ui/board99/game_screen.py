@@ -54,6 +54,7 @@ def by_label(player: str) -> str:
 
 
 LOG_ENTRIES = 4  # kept; as many as fit are shown
+SPOKEN_PHASES = (Phase.REMOVE_PEG, Phase.WHO_PLAYED)
 
 
 class CardPad(ModalView):
@@ -195,6 +196,10 @@ class GameScreen(Screen):
         self.add_widget(root)
         # Many referee events arrive per verdict; redraw once, just before the next frame.
         self.refresh_soon = Clock.create_trigger(lambda *_: self.refresh(), -1)
+        # ... and speak them as one utterance: each say() cuts off the one before, so a penalty
+        # followed at once by "Ben's turn." was never heard.
+        self.to_say: list[str] = []
+        self.say_soon = Clock.create_trigger(lambda *_: self._speak(), -1)
 
     # -- starting and stopping --------------------------------------------------------------------
     def start(self, game: Board99Game, source: BoardSource, stable_seconds: float = 0.4) -> None:
@@ -271,9 +276,11 @@ class GameScreen(Screen):
         if text and not isinstance(event, (Prompt, TurnChanged)) and not repeated:
             self.log_lines = [text, *self.log_lines][:LOG_ENTRIES]
         if text and not isinstance(event, Prompt) and spoken(event):
-            self.ctx.announcer.say(text)
-        if isinstance(event, Prompt) and event.kind is PromptKind.PROBLEM:
-            self.ctx.announcer.say(event.text)
+            self._say(text)
+        # Problems, and what a hand must do before the game goes on: say them for players who cannot
+        # see the screen (take a penalised peg off, explain a peg nobody announced).
+        if isinstance(event, Prompt) and (event.kind is PromptKind.PROBLEM or event.phase in SPOKEN_PHASES):
+            self._say(event.text)
         if isinstance(event, (ActionAccepted, ActionUndone)):
             self.who.value = ""
         if isinstance(event, Prompt) and event.phase is Phase.WHO_PLAYED:
@@ -469,10 +476,20 @@ class GameScreen(Screen):
             self._problem(str(exc))
         self.refresh()
 
+    def _say(self, text: str) -> None:
+        if text not in self.to_say:
+            self.to_say.append(text)
+        self.say_soon()
+
+    def _speak(self) -> None:
+        texts, self.to_say = self.to_say, []
+        if texts:
+            self.ctx.announcer.say(" ".join(texts))
+
     def _problem(self, text: str) -> None:
         """A refused announcement: shown in place of the prompt (and spoken) until the game moves on."""
         self.refusal = text
-        self.ctx.announcer.say(text)
+        self._say(text)
         self.refresh()
 
     def toggle_cards(self) -> None:
