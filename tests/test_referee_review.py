@@ -60,6 +60,7 @@ def test_undo_in_a_computer_game_takes_back_the_persons_action_not_only_the_comp
     assert t.stored == [{"by": "Ann", "do": "draw"}, {"by": "Ben", "do": "draw"}]
     preview = t.referee.undo_preview()
     assert preview is not None and "Ann drew" in preview and "Ben drew" in preview
+    assert t.referee.undo_target() == rules.Draw("Ann")  # what the Undo button names
     assert t.referee.undo() == rules.Draw("Ann")
     assert t.stored == [] and t.game.state.to_move == "Ann"
     assert [e.index for e in t.events if isinstance(e, ActionUndone)] == [1, 0]
@@ -70,7 +71,8 @@ def test_undo_has_nothing_to_take_back_when_only_a_computer_has_moved() -> None:
     t = Table(table=TableSetup(colours={"Ann": "red", "Ben": "blue"}, computers={"Ben": "basic"}),
               chooser=draw_then_discard, deck=tuple(range(100)), first="Ben")
     assert t.stored == [{"by": "Ben", "do": "draw"}]  # the computer moved first, at once
-    assert t.referee.undo_preview() is None and t.referee.undo() is None
+    assert t.referee.undo_preview() is None and t.referee.undo_target() is None
+    assert t.referee.undo() is None
     assert len(t.stored) == 1
 
 
