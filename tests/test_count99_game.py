@@ -257,3 +257,9 @@ def test_rs_record_with_no_safe_card() -> None:
         {"by": "Cat", "card": "99"}, {"by": "Ann", "card": "skip"}, {"by": "Cat", "no-safe-card": True}]}))
     assert [s["turn"] for s in result["steps"]] == ["Ann", "Cat", None]
     assert result["final"]["tokens"]["Cat"] == 8 and result["steps"][-1]["round_over"]
+
+
+def test_a_no_safe_card_claim_below_90_is_refused_on_replay_naming_round_and_play() -> None:
+    with pytest.raises(InvalidRecordError, match=r"round 1, play 2: at 5 every RS Games card is safe"):
+        replay_json(record("rs-games", {"first": "Cat", "plays": [
+            {"by": "Cat", "card": "5"}, {"by": "Ann", "no-safe-card": True}]}))

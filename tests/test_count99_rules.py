@@ -362,3 +362,10 @@ def test_the_decks() -> None:
 
 def test_effects_are_plain_values() -> None:
     assert card_effect(QC, "J", 0).skips and card_effect(RS, "reverse", 0).reverses
+
+
+def test_rs_no_safe_card_is_refused_below_90_where_every_card_is_safe() -> None:
+    with pytest.raises(Count99Error, match="at 89 every RS Games card is safe"):
+        table_at(RS, 89).apply(NoSafeCard(0))
+    table, _ = table_at(RS, 90).apply(NoSafeCard(0))  # a hand of +10s has no safe card at 90
+    assert not table.in_round

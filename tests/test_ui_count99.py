@@ -415,3 +415,14 @@ def test_keeper_another_card_tapped_while_an_ace_waits_drops_the_question(ui: An
     tap(button(screen, "K"))
     assert screen.pending is None and not screen.choice_bar.children
     assert screen.status.count_label.text == "10"
+
+
+def test_keeper_no_safe_card_below_90_is_refused_with_a_reason(ui: Any, tmp_path: Path) -> None:
+    ctx, _ = build(ui, tmp_path)
+    setup = ctx.manager.get_screen("count99-setup")
+    tap(button(setup, "RS Games"))
+    tap(button(setup, "Start"))
+    screen = ctx.manager.current_screen
+    tap(button(screen, "No safe card"))
+    assert screen.message.text == "Not allowed: at 0 every RS Games card is safe (the most a card adds is 10)"
+    assert screen.game.table.tokens == (9, 9, 9) and not screen.game.can_undo()

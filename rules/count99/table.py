@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from rules.count99.cards import TOP, Variant, card_effect
+from rules.count99.cards import CARD_NAMES, TOP, Variant, card_effect, is_safe
 from rules.count99.errors import Count99Error, NotYourTurnError, RoundOverError, SetupError, WrongChoiceError
 
 MILESTONES = (33, 66)
@@ -262,6 +262,10 @@ class Table:
         if isinstance(action, NoSafeCard):
             if self.variant is not Variant.RS_GAMES:
                 raise Count99Error("only RS Games ends a round for having no safe card; play a card")
+            if all(is_safe(self.variant, card, self.count) for card in CARD_NAMES[self.variant]):
+                raise Count99Error(
+                    f"at {self.count} every RS Games card is safe (the most a card adds is 10)"
+                )
             return self._penalise_and_end(action.seat, NO_SAFE_CARD_COST, Reason.NO_SAFE_CARD)
         return self._penalise_and_end(action.seat, NO_CARDS_COST, Reason.NO_CARDS)
 
