@@ -30,7 +30,17 @@ from app.paths import data_dir, default_database
 from app.speech import Announcer
 from app.store import GameStore
 from app.ui.context import GAMES, AppContext
-from app.ui.widgets import ACCENT, TOUCH, WARNING, Background, BigButton, Choice, ConfirmBox, WrapLabel
+from app.ui.widgets import (
+    ACCENT,
+    READABLE,
+    TOUCH,
+    WARNING,
+    Background,
+    BigButton,
+    Choice,
+    ConfirmBox,
+    WrapLabel,
+)
 
 log = logging.getLogger(__name__)
 OPTIONAL_SCREENS = {
@@ -120,7 +130,7 @@ class HomeScreen(Screen):
             row = BoxLayout(size_hint_y=None, height=TOUCH + 8, spacing=8)
             when = time.strftime("%d.%m. %H:%M", time.localtime(summary.updated))
             row.add_widget(WrapLabel(f"{game_title(summary.kind, self.uis)}: {summary.title}  ({when})",
-                                     font_size=sp(16), size_hint_y=1))
+                                     font_size=READABLE, size_hint_y=1, valign="middle"))
             row.add_widget(BigButton(tr("Resume"), on_press=lambda s=summary: self.resume(s.kind, s.id),
                                      size_hint_x=None, width=160, height=TOUCH + 8))
             content.add_widget(row)
@@ -168,19 +178,19 @@ class HistoryScreen(Screen):
             games.add_widget(WrapLabel(tr("No games yet.")))
         statuses = {"playing": tr("playing"), "finished": tr("finished"), "abandoned": tr("abandoned")}
         for summary in summaries[:50]:
-            row = BoxLayout(size_hint_y=None, height=TOUCH + 4, spacing=6)
+            row = BoxLayout(size_hint_y=None, height=TOUCH + 8, spacing=6)
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(summary.created))
             text = tr("{when}  {game}: {title} - {status}, {actions} {result}", when=when,
                       game=game_title(summary.kind, self.uis), title=summary.title,
                       status=statuses.get(summary.status, summary.status),
                       actions=trn("{n} action", "{n} actions", summary.actions),
                       result=result_text(summary.result)).rstrip()
-            row.add_widget(WrapLabel(text, font_size=sp(15), size_hint_y=1))
+            row.add_widget(WrapLabel(text, font_size=READABLE, size_hint_y=1, valign="middle"))
             row.add_widget(BigButton(tr("Export"), on_press=lambda s=summary: self.export(s.id),
-                                     size_hint_x=None, width=130, height=TOUCH + 4))
+                                     size_hint_x=None, width=130, height=TOUCH + 8))
             if summary.status == "playing":
                 row.add_widget(BigButton(tr("Abandon"), on_press=lambda s=summary: self.ask_abandon(s.id),
-                                         size_hint_x=None, width=130, height=TOUCH + 4,
+                                         size_hint_x=None, width=130, height=TOUCH + 8,
                                          background_color=WARNING))
             games.add_widget(row)
         box.add_widget(scrolling(games))
