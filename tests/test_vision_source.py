@@ -102,6 +102,16 @@ def test_an_uncalibrated_profile_is_reported_as_an_error_not_read() -> None:
     assert source.wait(10)
     assert source.health.state is HealthState.ERROR and "calibrated" in source.health.detail
     assert not [e for e in events if isinstance(e, BoardReading)]
+    # the screen shows the health in the app's language
+    from app import i18n
+
+    message = source.health.message
+    assert message is not None
+    i18n.set_language("de")
+    try:
+        assert message.render(i18n.tr) == "die Kamera ist noch nicht kalibriert (Einstellungen: Kamera)"
+    finally:
+        i18n.set_language("en")
     source.stop()
 
 
