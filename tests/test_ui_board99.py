@@ -506,3 +506,25 @@ def test_setup_shows_partners_with_their_sides_colour_and_changes_it_together(ui
     assert game.setup.sides == (("Ann", "Cat"), ("Ben", "Dan"))
     assert game.colours["Ann"] == game.colours["Cat"] and game.colours["Ben"] == game.colours["Dan"]
     assert game.colours["Ann"] != game.colours["Ben"]
+
+
+def test_setup_lets_the_table_say_who_starts(ui: Any) -> None:
+    """At a real table the players cut for the first turn (lowest card in 1963): the form says who
+    starts, follows the names as they are typed, and the game begins with that player."""
+    d = Driver(ui)
+    tap(find(d.root, text="New: The Game of 99"))
+    setup = d.root.get_screen("board99-setup")
+    setup.count.select("3")
+    frames(3)
+    assert setup.first.text == "Starts: Ann"
+    d.setup_tap(setup.first)
+    d.setup_tap(setup.first)
+    assert setup.first.text == "Starts: Cat"
+    setup.player_rows[2].name_input.text = "Carla"
+    frames(1)
+    assert setup.first.text == "Starts: Carla"
+    d.setup_tap(find(d.root, text="Rows"))
+    tap(find(d.root, text="Start"))
+    game = d.screen.game
+    assert game.setup.first == "Carla" and game.state.to_move == "Carla"
+    assert game.setup.players == ("Ann", "Ben", "Carla")  # the seats stay as they are

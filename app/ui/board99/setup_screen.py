@@ -25,6 +25,7 @@ from app.ui.widgets import (
     Background,
     BigButton,
     Choice,
+    CycleButton,
     WrapLabel,
     colour_name,
     colour_rgba,
@@ -127,6 +128,9 @@ class SetupScreen(Screen):
         self.partners = Choice([("opposite", tr("Partners opposite")), ("alone", tr("Everyone alone"))],
                                "opposite", on_change=lambda _: self._sides_changed())
         form.add_widget(self.partners)
+        # Who starts: the table cuts for it (lowest card in 1963, highest in 5of99); seats stay put.
+        self.first = CycleButton([], "0", label=self._starts_label, height=TOUCH)
+        form.add_widget(self.first)
         form.add_widget(WrapLabel(tr("Rules")))
         self.ruleset = Choice([("classic", tr("Classic (1963)")), ("5of99", tr("5of99"))], "classic")
         form.add_widget(self.ruleset)
@@ -182,8 +186,12 @@ class SetupScreen(Screen):
     def _players_changed(self, value: str) -> None:
         n = int(value)
         while len(self.player_rows) < n:
-            self.player_rows.append(PlayerRow(len(self.player_rows), on_colour=self._colour_changed))
+            row = PlayerRow(len(self.player_rows), on_colour=self._colour_changed)
+            row.name_input.bind(text=lambda *_: self.first._show())
+            self.player_rows.append(row)
         del self.player_rows[n:]
+        first = self.first.value if int(self.first.value) < n else "0"
+        self.first.set_options([(str(seat), str(seat)) for seat in range(n)], first)
         self.rows_box.clear_widgets()
         for row in self.player_rows:
             self.rows_box.add_widget(row)
@@ -191,6 +199,11 @@ class SetupScreen(Screen):
         self.partners.disabled = not sides_matter
         self.partners.opacity = 1 if sides_matter else 0.4
         self._sides_changed()
+
+    def _starts_label(self, seat: str) -> str:
+        rows = getattr(self, "player_rows", [])  # the button is built before the rows
+        name = rows[int(seat)].name if int(seat) < len(rows) else ""
+        return tr("Starts: {name}", name=name)
 
     def _side_seats(self) -> list[list[int]]:
         """The seats of each side as the form stands (partners opposite, as rules.default_sides)."""
@@ -243,7 +256,9 @@ class SetupScreen(Screen):
         if computers:  # one deck cannot be half paper, half virtual: deal on the screen
             deck = list(range(100))
             random.Random(seed).shuffle(deck)
-        setup = rules.make_setup(names, ruleset=self.ruleset.value, layout=layout, sides=sides, deck=deck)
+        first = names[int(self.first.value)] if int(self.first.value) < n else None
+        setup = rules.make_setup(names, ruleset=self.ruleset.value, layout=layout, sides=sides, first=first,
+                                 deck=deck)
         colours = {row.name: row.colour for row in self.player_rows}
         for side in setup.sides:  # partners share a colour: the first partner's
             for member in side[1:]:
