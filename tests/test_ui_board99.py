@@ -268,6 +268,7 @@ def test_a_computer_opponent_deals_on_screen_and_a_person_places_its_peg(ui: Any
         assert ann[-1] == {"by": "Ann", "do": "play", "card": card, "square": target}
     plays = [a for a in d.stored() if a["do"] == "play"]
     assert {a["by"] for a in plays} == {"Ann", "Ben"}
+    assert not any(" plays card " in line for line in d.screen.log_lines)  # the choice is the prompt
     spoken = d.app.ctx.announcer.spoken
     assert any("Ben" in s for s in spoken) and any("Ann's turn" in s for s in spoken)
 

@@ -271,9 +271,9 @@ class GameScreen(Screen):
         over = self.game is not None and self.game.state.outcome is not None
         if isinstance(event, TurnChanged) and over:
             text = None  # after the win, nobody's turn
-        # Whose turn is the heading; a computer's draw or discard gets its own line when applied.
-        repeated = isinstance(event, ComputerChose) and not isinstance(event.action, rules.Play)
-        if text and not isinstance(event, (Prompt, TurnChanged)) and not repeated:
+        # Whose turn is the heading, and a computer's choice is the prompt until its peg is in; the
+        # log keeps what happened ("Ben played card 26 on square 30."), once.
+        if text and not isinstance(event, (Prompt, TurnChanged, ComputerChose)):
             self.log_lines = [text, *self.log_lines][:LOG_ENTRIES]
         if text and not isinstance(event, Prompt) and spoken(event):
             self._say(text)
