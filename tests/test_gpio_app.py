@@ -172,3 +172,26 @@ def test_sensors_gives_up_when_the_pins_cannot_be_opened(capsys: pytest.CaptureF
     args = argparse.Namespace(record=None, seconds=0.2, refresh=0.05)
     assert sensors.watch(source, args, io.StringIO()) == 1
     assert "cannot open the GPIO sensors: pin GPIO17 is already in use" in capsys.readouterr().err
+
+
+@needs_gpiozero
+def test_sensors_names_the_holes_a_sweep_has_not_changed_with_their_inputs() -> None:
+    """Sweep a magnet over the board: the few holes left are named, with the input to check."""
+    source = make({"mock": True, "debounce_scans": 1})
+    assert source.open()
+    try:
+        now = 0.0
+        for hole in range(100):
+            if hole in (23, 57):  # two dead sensors
+                continue
+            for present in (True, False):
+                now += 0.01
+                source.mock_board.set_inputs({hole} if present else set())
+                source.scan_once(now)
+        lines = sensors.status_lines(source)
+    finally:
+        source.stop()
+        if source.reader is not None:
+            source.reader.close()
+    assert "not changed yet: hole 23 (row 3, column 4; chip 3 pin D7), " \
+        "hole 57 (row 6, column 8; chip 8 pin D1)" in lines

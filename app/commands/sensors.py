@@ -60,6 +60,10 @@ def render_board(occupied: frozenset[int], unsure: frozenset[int], bad: frozense
     return lines
 
 
+NAMED_QUIET_HOLES = 6
+"""Up to this many holes not changed yet are named with their place and input (a sweep's result)."""
+
+
 def status_lines(source: GpioBoardSource) -> list[str]:
     health = source.health
     lines = [f"health: {health.state.value}" + (f" - {health.detail}" if health.detail else "")]
@@ -70,7 +74,9 @@ def status_lines(source: GpioBoardSource) -> list[str]:
     scanner = source.scanner
     if scanner is not None:
         quiet = scanner.never_changed()
-        if quiet and len(quiet) <= 20:
+        if quiet and len(quiet) <= NAMED_QUIET_HOLES:  # the end of a sweep: say which wire to check
+            lines.append("not changed yet: " + ", ".join(source.describe_hole(h) for h in quiet))
+        elif quiet and len(quiet) <= 20:
             lines.append("not changed yet: " + ", ".join(map(str, quiet)))
         else:
             lines.append(f"not changed yet: {len(quiet)} holes")
