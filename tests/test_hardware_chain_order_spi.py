@@ -173,3 +173,17 @@ def test_the_configured_spi_chain_runs_on_mock_pins() -> None:
     finally:
         if source.reader is not None:
             source.reader.close()
+
+
+@pytest.mark.parametrize("sentinel_bits", [0, 3, 8, 12])
+def test_the_spi_chain_checks_any_number_of_sentinel_bits(sentinel_bits: int) -> None:
+    board = MockBoard(ChainWiring(spi=True, sentinel_bits=sentinel_bits, tied_low=(), tied_high=()))
+    reader = board.opener()()
+    try:
+        board.set_inputs({4})
+        assert reader.read_mask() == 1 << 4 and reader.chain.sentinel_ok
+        board.sim.broken_after = 12  # the last chip's SER floats: the bits after the inputs read high
+        reader.read_mask()
+        assert reader.chain.sentinel_ok is (sentinel_bits == 0)
+    finally:
+        reader.close()
