@@ -18,7 +18,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.profile import BoardProfile, default_profile
+from vision.profile import BoardProfile, default_markers, default_profile
 
 PEG_COLOURS_BGR: dict[str, tuple[int, int, int]] = {
     "red": (40, 40, 200),
@@ -59,6 +59,7 @@ class Scene:
     jpeg: int = 0  # JPEG quality, 0 = none
     hand: Hand | None = None
     covered_marker: int | None = None  # sticker id half covered by something
+    stickers: tuple[float, float] = (40.0, 35.0)  # sticker side and distance from the corner holes, mm
     seed: int = 0  # the board, table and lamp
     frame: int = 0  # the sensor noise of one video frame
 
@@ -184,6 +185,8 @@ def render(scene: Scene) -> np.ndarray:
     """The camera frame (BGR uint8) for ``scene``."""
     rng = np.random.default_rng(scene.seed)
     prof = profile()
+    if scene.stickers != (40.0, 35.0):  # stuck elsewhere than the default profile expects
+        prof = replace(prof, markers=default_markers(prof.holes, *scene.stickers))
     board, origin = _board_texture(scene, prof, rng)
     w, h = scene.size
     texture_from_board = np.array(

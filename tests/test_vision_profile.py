@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,8 @@ positive = st.floats(min_value=0.01, max_value=5, allow_nan=False)
 def profiles(draw: st.DrawFn) -> BoardProfile:
     rows, cols = draw(st.integers(2, 25)), draw(st.integers(2, 25))
     base = default_profile(rows, cols, pitch=draw(st.floats(5, 40)))
+    turns = [draw(st.floats(-30, 30)) for _ in base.markers]  # stickers measured, a little turned
+    base = replace(base, markers=tuple(replace(m, angle=a) for m, a in zip(base.markers, turns, strict=True)))
     model = ColourModel(
         ".", "empty", tuple(draw(finite) for _ in range(3)), tuple(draw(positive) for _ in range(3))
     )
@@ -69,6 +72,7 @@ def test_save_and_load(tmp_path: Path) -> None:
         ({"colours": {"RR": {"mean": [0, 0, 0], "spread": [1, 1, 1]}}}, "colours.RR"),
         ({"colours": {"R": {"mean": [0, 0, 0], "spread": [1, 0, 1]}}}, "colours.R.spread"),
         ({"markers": {"stickers": [{"id": 0, "centre": [0], "size": 4}]}}, "stickers[0].centre"),
+        ({"markers": {"stickers": [{"id": 0, "centre": [0, 0], "size": 4, "angle": ""}]}}, "[0].angle"),
     ],
 )
 def test_a_bad_profile_names_the_field(change: dict[str, object], where: str) -> None:

@@ -3,6 +3,7 @@ the empty board and the colours, save, and read a game with the saved profile.""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -61,6 +62,10 @@ def test_the_session_learns_corners_empty_and_colours_from_frames(tmp_path: Path
         assert session.touch_corner(frame, x + 1.5, y - 1.0).ok
     assert session.step is Step.EMPTY
     assert np.abs(np.array(session.profile.holes) - [[0, 0], [225, 0], [225, 225], [0, 225]]).max() < 2.5
+    # the stickers are measured where the renderer stuck them (the default layout), to ~1 mm
+    for measured, default in zip(session.profile.markers, default_profile().markers, strict=True):
+        assert measured.id == default.id and abs(measured.size - default.size) < 1.5
+        assert np.hypot(*np.subtract(measured.centre, default.centre)) < 2.5 and abs(measured.angle) < 2
     assert session.save(tmp_path / "p.json").message == "not-calibrated"
     assert session.learn_empty(frame).ok and session.step is Step.COLOUR
     assert session.learn_colour(render(Scene(size=SMALL, rotation=5, tilt=0.3))).message == "no-peg-seen"
@@ -160,3 +165,29 @@ def test_pegs_of_colours_already_learnt_may_stay_on_the_board() -> None:
     game = Scene(size=SMALL, rotation=-3, tilt=0.2, pegs={5: "blue", 50: "red", 99: "blue"})
     session.skip_colour()
     assert read_image(render(game), session.profile).letters == truth_letters(game)
+
+
+def test_stickers_placed_elsewhere_work_once_the_corner_holes_are_touched() -> None:
+    # the sheet says: anywhere else is fine too, then touch the four corner holes in the app.
+    # Small stickers far out: the profile's layout was fitted to them before, and views that
+    # saw different stickers placed the holes differently (a blue peg in 12 was read in 32)
+    scene = Scene(size=SMALL, stickers=(30.0, 60.0))
+    session = CalibrationSession(default_profile(), colours=[("R", "red"), ("B", "blue")])
+    turned = replace(scene, rotation=7, tilt=0.35)  # sticker 2 is out of the picture here
+    for x, y in corner_pixels(turned):
+        outcome = session.touch_corner(render(turned), x, y)
+    assert outcome.message == "stickers-not-found" and session.step is Step.CORNERS  # all four needed
+    frame = render(scene)
+    for x, y in corner_pixels(scene):
+        assert session.touch_corner(frame, x, y).ok
+    assert session.step is Step.EMPTY
+    sizes = [m.size for m in session.profile.markers]
+    assert max(abs(s - 30.0) for s in sizes) < 1.5  # measured, not the default 40 mm
+    assert session.learn_empty(frame).ok
+    assert session.learn_colour(render(replace(scene, pegs={44: "red"}))).holes == (44,)
+    assert session.learn_colour(render(replace(scene, pegs={44: "red", 71: "blue"}))).holes == (71,)
+    for game in (
+        replace(turned, pegs={0: "red", 9: "blue", 55: "red", 90: "blue", 99: "red"}),
+        replace(scene, pegs={12: "blue", 87: "red"}, rotation=-5, tilt=0.6, shift=(12.0, -8.0)),
+    ):
+        assert read_image(render(game), session.profile).letters == truth_letters(game)

@@ -1,8 +1,9 @@
 """The camera calibration as steps, without any UI: the app's screen only shows and forwards.
 
 1. CORNERS (optional): touch the four corner holes on the camera picture (top left, top right,
-   bottom right, bottom left as the players see the board); they are stored in board-plane
-   millimetres relative to the stickers, so they stay right when the board or camera moves.
+   bottom right, bottom left as the players see the board); the stickers are then measured in
+   the board's plane, so the profile holds holes and stickers in board millimetres and stays
+   right when the board or camera moves, wherever the stickers were stuck.
 2. EMPTY: with every peg off the board, learn how empty holes look under this light.
 3. COLOURS: for each player's colour, one peg placed anywhere; the hole that stops looking empty
    is found automatically. A colour may be skipped.
@@ -50,7 +51,7 @@ class CalibrationSession:
         self.colours = list(colours)
         self.step = Step.CORNERS
         self.colour_index = 0
-        self.corners: list[tuple[float, float]] = []  # board-plane mm, as touched
+        self.corners: list[tuple[float, float]] = []  # the corner holes touched so far, pixels
         self.learnt: list[str] = []
         self._finder = MarkerFinder(profile.dictionary)
 
@@ -67,25 +68,27 @@ class CalibrationSession:
 
     # -- step 1 ------------------------------------------------------------------------------
     def touch_corner(self, frame: NDArray[np.uint8], x: float, y: float) -> Outcome:
-        """A touch at pixel (x, y) of ``frame`` names the next corner hole."""
-        import numpy as np
+        """A touch at pixel (x, y) of ``frame`` names the next corner hole.
 
-        from vision.sampling import project
+        After the fourth, the stickers are measured in the board plane those four holes span
+        (:func:`vision.markers.measure_stickers`), so they may sit anywhere; all four must be
+        in view for that.
+        """
+        from vision.markers import image_from_board, measure_stickers
 
-        h = self.image_from_board(frame)
-        if h is None:
+        found = self._finder.find(frame)
+        if image_from_board(found, self.profile) is None:
             return Outcome(False, "stickers-not-found")
-        board_from_image = np.asarray(np.linalg.inv(h), dtype=np.float64)
-        point = project(board_from_image, np.array([[x, y]], dtype=np.float64))[0]
-        self.corners.append((float(point[0]), float(point[1])))
-        if len(self.corners) == 4:
-            try:
-                self.profile = self.profile.with_holes(self.corners)
-            finally:
-                self.corners = []
-            self.step = Step.EMPTY
-            return Outcome(True, "corners-set")
-        return Outcome(True, "corner-noted")
+        self.corners.append((float(x), float(y)))
+        if len(self.corners) < 4:
+            return Outcome(True, "corner-noted")
+        measured = measure_stickers(self.profile, found, self.corners)
+        self.corners = []
+        if measured is None:
+            return Outcome(False, "stickers-not-found")
+        self.profile = measured
+        self.step = Step.EMPTY
+        return Outcome(True, "corners-set")
 
     def keep_corners(self) -> None:
         """Skip step 1: the profile's hole geometry stays."""

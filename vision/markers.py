@@ -8,9 +8,10 @@ costs nothing as long as two are seen; the holes follow the stickers when the bo
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from vision.profile import BoardProfile
+from vision.profile import BoardProfile, Marker
 
 if TYPE_CHECKING:
     import numpy as np
@@ -78,3 +79,44 @@ def image_from_grid(
 ) -> NDArray[np.float64] | None:
     h = image_from_board(found, profile)
     return None if h is None else h @ board_from_grid(profile)
+
+
+def measure_stickers(
+    profile: BoardProfile,
+    found: dict[int, NDArray[np.float64]],
+    corner_holes: list[tuple[float, float]],
+    pitch: float = 25.0,
+) -> BoardProfile | None:
+    """The profile with the stickers where they are, measured from the four corner holes touched.
+
+    ``corner_holes``: the TL, TR, BR, BL corner holes in pixels of the frame in which ``found``
+    were detected. Those four points fix the board plane, so every sticker's corners can be
+    measured in it (millimetres at ``pitch`` between holes: any unit works, only the relation
+    of holes to stickers matters). So the stickers may be anywhere, of any printed size and
+    turned a little: the default layout is only a suggestion. Without this, stickers placed
+    elsewhere than the profile says gave a homography that fitted differently in each view
+    (RANSAC over inconsistent points) and pegs were read in the wrong holes.
+    None when one of the stickers (the profile's, or ids 0..3) is not seen in the frame.
+    """
+    import math
+
+    import numpy as np
+
+    from vision.sampling import homography_from_corners, project
+
+    ids = sorted({m.id for m in profile.markers} or {0, 1, 2, 3})
+    if any(i not in found for i in ids):
+        return None
+    rows, cols = profile.rows, profile.cols
+    grid_from_image = np.linalg.inv(homography_from_corners(corner_holes, rows, cols))
+    markers = []
+    for marker_id in ids:
+        pts = project(grid_from_image, np.asarray(found[marker_id], np.float64)) * pitch
+        sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+        top = pts[1] - pts[0]
+        centre = pts.mean(axis=0)
+        angle = math.degrees(math.atan2(float(top[1]), float(top[0])))
+        markers.append(Marker(marker_id, (float(centre[0]), float(centre[1])), float(sides.mean()), angle))
+    w, h = pitch * (cols - 1), pitch * (rows - 1)
+    holes = ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h))
+    return replace(profile, holes=holes, markers=tuple(markers))

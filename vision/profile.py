@@ -17,6 +17,7 @@ This module uses only the standard library, so the app can read and check a prof
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -61,17 +62,24 @@ class ColourModel:
 
 @dataclass(frozen=True)
 class Marker:
-    """One sticker: its ArUco id, centre and side length in board-plane millimetres."""
+    """One sticker: its ArUco id, centre and side length in board-plane millimetres, and how far
+    it is turned (degrees, clockwise as seen from above; 0 = upright, as the sheet asks)."""
 
     id: int
     centre: Point
     size: float
+    angle: float = 0.0
 
     def corners(self) -> list[Point]:
-        """The sticker's corners in ArUco order (TL, TR, BR, BL) when placed upright."""
+        """The sticker's corners in ArUco order (TL, TR, BR, BL)."""
         x, y = self.centre
         h = self.size / 2
-        return [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
+        a = math.radians(self.angle)
+        cos, sin = math.cos(a), math.sin(a)
+        return [
+            (x + dx * cos - dy * sin, y + dx * sin + dy * cos)
+            for dx, dy in ((-h, -h), (h, -h), (h, h), (-h, h))
+        ]
 
 
 @dataclass(frozen=True)
@@ -120,7 +128,15 @@ class BoardProfile:
             "holes": {name: list(p) for name, p in zip(CORNERS, self.holes, strict=True)},
             "markers": {
                 "dictionary": self.dictionary,
-                "stickers": [{"id": m.id, "centre": list(m.centre), "size": m.size} for m in self.markers],
+                "stickers": [
+                    {
+                        "id": m.id,
+                        "centre": list(m.centre),
+                        "size": m.size,
+                        **({"angle": m.angle} if m.angle else {}),
+                    }
+                    for m in self.markers
+                ],
             },
             "sample_radius": self.sample_radius,
             "colours": {c.letter: c.to_json() for c in self.colours},
@@ -226,7 +242,8 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
         size = _number(f"{w}.size", sticker.get("size"))
         if size <= 0:
             raise ProfileError(f"{w}.size", "must be positive")
-        markers.append(Marker(sticker["id"], _point(f"{w}.centre", sticker.get("centre")), size))
+        angle = _number(f"{w}.angle", sticker.get("angle", 0.0))
+        markers.append(Marker(sticker["id"], _point(f"{w}.centre", sticker.get("centre")), size, angle))
     radius = _number(f"{where} sample_radius", data.get("sample_radius", 0.28))
     if not 0.05 <= radius <= 0.45:
         raise ProfileError(f"{where} sample_radius", f"must be 0.05..0.45 of the pitch, got {radius}")

@@ -66,8 +66,8 @@ def instructions(size_mm: float) -> list[str]:
     if abs(size_mm - expected_size) > 1e-6:
         paragraphs.append(
             tr(
-                "The app's default profile expects {expected} mm squares: print that size, or first set"
-                ' every sticker\'s "size" in the camera profile to {size} (docs/vision.md).',
+                "The app's default profile expects {expected} mm squares: with {size} mm squares, touch the"
+                " four corner holes once in the app (Settings, Camera); it then measures the stickers.",
                 expected=f"{expected_size:g}",
                 size=f"{size_mm:g}",
             )
