@@ -38,6 +38,7 @@ from app.referee.events import (
     SourceProblem,
     TurnChanged,
 )
+from app.referee.refusals import refusal_text
 from app.referee.stability import StabilityWindow
 from hardware.board_source import BoardEvent, BoardReading, HealthState, SourceHealth
 from rules import board99 as rules
@@ -287,7 +288,7 @@ class Referee:
         try:
             new_state, events = rules.apply(self.state, action)
         except InvalidActionError as exc:
-            raise RefereeRefusal(str(exc)) from exc
+            raise RefereeRefusal(refusal_text(exc)) from exc
         self._commit(action, new_state, events)
 
     def _commit(self, action: Any, new_state: Any, events: tuple[Any, ...]) -> None:
@@ -396,7 +397,7 @@ class Referee:
             self._unannounced_hole = hole
             self._set_prompt(Prompt(PromptKind.PROBLEM, tr(
                 "Not accepted: {reason}. Who played the peg on {where}, with which card?",
-                reason=str(exc), where=self.where(hole)), (hole,), Phase.WHO_PLAYED))
+                reason=refusal_text(exc), where=self.where(hole)), (hole,), Phase.WHO_PLAYED))
             return
         offences = [e for e in events if isinstance(e, rules.Penalised)
                     and e.offence in PEG_REMOVING_OFFENCES]

@@ -329,7 +329,8 @@ def _check(state: GameState, action: Action) -> None:
             _check_number(action, "card", c)
         hand = state.hands[seat]
         if len(set(cards)) != len(cards) or len(cards) != hand.count:
-            raise err.NotDeadHandError(action, f"{action.by} holds {hand.count} cards; show each once")
+            held = f"{hand.count} card" + ("" if hand.count == 1 else "s")
+            raise err.NotDeadHandError(action, f"{action.by} holds {held}; show each once")
         if not cards:
             raise err.NotDeadHandError(action, f"{action.by} holds no cards")
         missing = [c for c in hand.known if c not in cards]
