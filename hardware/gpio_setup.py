@@ -165,8 +165,15 @@ class MockBoard:
 
 def _let_software_spi_find_a_factory(factory: Any) -> None:
     """gpiozero's software SPI bus (the mock's SPI) asks for a default pin factory even when it is
-    given one; on a machine without GPIO there is none, so offer the mock factory as the default."""
+    given one; on a machine without GPIO there is none, so offer the mock factory as the default
+    (only then: a default gpiozero can make, e.g. GPIOZERO_PIN_FACTORY=mock, is left alone)."""
     from gpiozero import Device
 
-    if Device.pin_factory is None:
+    if Device.pin_factory is not None:
+        return
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            Device.ensure_pin_factory()
+    except Exception:  # no GPIO here: the mock board's factory is the only one there is
         Device.pin_factory = factory
