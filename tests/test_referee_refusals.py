@@ -90,3 +90,21 @@ def test_a_refusal_in_german(german: None) -> None:
 
 def test_an_unknown_reason_is_shown_as_the_engine_wrote_it(german: None) -> None:
     assert reason_text("something new") == "something new"
+
+
+@pytest.mark.parametrize(("setup", "german_text"), [
+    ({"layout": [*range(99), 5]}, "Loch 99: die Zahl 5 steht schon auf Loch 5"),
+    ({"layout": list(range(98))}, "ein Brett hat 100 Zahlen, dieses hat 98"),
+    ({"players": ["Ann", "Ann"]}, "zwei Spieler haben denselben Namen"),
+    ({"players": ["Ann", ""]}, "jeder Spieler braucht einen Namen, nicht ''"),
+])
+def test_a_setup_mistake_the_setup_screen_can_make_reads_in_german(setup: dict[str, object],
+                                                                   german_text: str, german: None) -> None:
+    from rules.board99 import SetupError, make_setup
+
+    kwargs: dict[str, object] = {"players": ["Ann", "Ben"], **setup}
+    with pytest.raises(SetupError) as info:
+        make_setup(kwargs.pop("players"), **kwargs)  # type: ignore[arg-type]
+    assert reason_text(str(info.value)) == german_text
+    i18n.set_language("en")
+    assert reason_text(str(info.value)) == str(info.value)

@@ -1,4 +1,4 @@
-"""The rules' refusals in the players' language.
+"""The rules' refusals (and a setup's mistakes) in the players' language.
 
 ``rules/`` knows no languages: an :class:`~rules.board99.errors.Board99ActionError` carries the
 refused action and an English reason. The screen and speech must speak German too, so this module
@@ -59,6 +59,16 @@ REASONS: list[tuple[str, Template]] = [
     (r"5of99 has no discard", lambda v: tr("5of99 has no discard")),
     (r"only 5of99 has dead hands; in classic, discard",
      lambda v: tr("only 5of99 has dead hands; in classic, discard")),
+    # a setup the setup screen can produce (names typed, a custom board's numbers)
+    (r"a layout has 100 numbers, this one has (?P<n>\d+)",
+     lambda v: tr("a layout has 100 numbers, this one has {n}", **v)),
+    (r"hole (?P<hole>\d+): number (?P<number>\d+) is already printed at hole (?P<other>\d+)",
+     lambda v: tr("hole {hole}: number {number} is already printed at hole {other}", **v)),
+    (r"hole (?P<hole>\d+): (?P<value>.+) is not a square number 0\.\.99",
+     lambda v: tr("hole {hole}: {value} is not a square number 0..99", **v)),
+    (r"a player's name must be non-empty text, not (?P<value>.+)",
+     lambda v: tr("a player's name must be non-empty text, not {value}", **v)),
+    (r"two players have the same name", lambda v: tr("two players have the same name")),
 ]
 _COMPILED = [(re.compile(pattern), template) for pattern, template in REASONS]
 

@@ -18,6 +18,7 @@ from kivy.uix.textinput import TextInput
 
 from app.board99_game import COLOURS, LEVELS, TableSetup
 from app.i18n import tr
+from app.referee.refusals import reason_text
 from app.ui.widgets import (
     ACCENT,
     FONT,
@@ -272,7 +273,7 @@ class SetupScreen(Screen):
         try:
             setup, table = self.build_setup()
         except rules.SetupError as exc:
-            self.error.text = tr("Cannot start: {reason}", reason=str(exc))
+            self.error.text = tr("Cannot start: {reason}", reason=reason_text(str(exc)))
             return
         self.error.text = ""
         self._remember_layout(setup)
