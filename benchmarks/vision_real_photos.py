@@ -155,6 +155,39 @@ def leave_one_out(folder: Path, labelled: bool = False) -> tuple[list[Calibratio
     return [read_others(folder, truths, name, labelled) for name in usable], left_out
 
 
+def locate_by_stickers(folder: Path) -> list[tuple[str, dict[str, float | None]]]:
+    """Stickers measured in one photo (by its grid corners, as touching the corner holes does);
+    then every photo located by its stickers alone: the largest grid error, in pitches."""
+    import numpy as np
+
+    from vision.markers import MarkerFinder, image_from_grid, measure_stickers
+    from vision.profile import BoardProfile
+    from vision.sampling import hole_grid_points, homography_from_corners, project
+
+    truths = load_truths(folder)
+    finder = MarkerFinder()
+    found = {name: finder.find(_image(folder, name)) for name in truths}
+    rows = []
+    for source, truth in truths.items():
+        rows_n, cols_n = truth.size
+        profile = measure_stickers(BoardProfile(rows=rows_n, cols=cols_n), found[source], list(truth.corners))
+        if profile is None or len(profile.markers) < max(len(f) for f in found.values()):
+            continue  # not every sticker in view: cannot measure them all
+        errors: dict[str, float | None] = {}
+        for name, other in truths.items():
+            h = image_from_grid(found[name], profile)
+            if h is None:
+                errors[name] = None
+                continue
+            want = homography_from_corners(list(other.corners), rows_n, cols_n)
+            grid = hole_grid_points(rows_n, cols_n)
+            miss = np.linalg.norm(project(h, grid) - project(want, grid), axis=1)
+            pitch = np.linalg.norm(project(want, grid[[0, cols_n - 1]])[1] - project(want, grid[[0]])[0])
+            errors[name] = float(miss.max() / (pitch / (cols_n - 1)))
+        rows.append((source, errors))
+    return rows
+
+
 def print_details(run: Calibration) -> None:
     for r in run.results:
         s = r.score
@@ -203,6 +236,9 @@ def main() -> int:
     parser.add_argument("--calibrate", help="calibrate on this photo only (default: each in turn)")
     parser.add_argument("--details", action="store_true", help="list every wrong and unsure intersection")
     parser.add_argument(
+        "--locate", action="store_true", help="also: how well the stickers alone locate the grid"
+    )
+    parser.add_argument(
         "--labelled", action="store_true", help="learn every stone from the ground truth, not as the app does"
     )
     args = parser.parse_args()
@@ -217,6 +253,13 @@ def main() -> int:
         return 0
     runs, left_out = leave_one_out(folder, args.labelled)
     print_summary(runs, left_out)
+    if args.locate:
+        print("locating by the stickers alone (measured in one photo): largest grid error in pitches")
+        for source, errors in locate_by_stickers(folder):
+            cells = " ".join(
+                f"{name.split('.')[0]}={'-' if e is None else f'{e:.2f}'}" for name, e in errors.items()
+            )
+            print(f"  {source:26s} {cells}")
     if args.details:
         for run in runs:
             print(f"calibrated on {run.photo}: {run.correct}/{run.total} = {100 * run.share:.2f}%")

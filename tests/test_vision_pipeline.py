@@ -292,3 +292,26 @@ def test_the_stickers_are_not_searched_again_while_nothing_moves() -> None:
     for frame in range(18, 42):
         reader.process(render(replace(board, frame=frame)))
     assert searches[2:] == [19, 40]  # the first still frame after the hand; then after relocate_every
+
+
+def test_stickers_are_measured_from_the_four_corner_holes_even_without_a_layout() -> None:
+    from vision.markers import measure_stickers
+    from vision.profile import BoardProfile
+
+    scene = Scene(size=SMALL, rotation=-6, tilt=0.4)
+    frame = render(scene)
+    board = np.array([[0, 0], [225, 0], [225, 225], [0, 225]], dtype=np.float64)
+    corners = [(float(x), float(y)) for x, y in project(camera_from_board(scene), board)]
+    found = MarkerFinder().find(frame)
+    measured = measure_stickers(BoardProfile(), found, corners)  # a profile that names no stickers
+    assert measured is not None
+    for got, want in zip(measured.markers, default_profile().markers, strict=True):
+        assert got.id == want.id and abs(got.size - want.size) < 1 and abs(got.angle) < 2
+        assert np.hypot(*np.subtract(got.centre, want.centre)) < 1
+    calibrated = small_profile()
+    assert calibrated.empty is not None
+    reading = read_image(frame, measured.with_models(calibrated.empty, calibrated.colours))
+    assert reading.letters == ["."] * 100
+    one = {0: found[0]}
+    assert measure_stickers(BoardProfile(), one, corners) is None  # one sticker fixes nothing
+    assert measure_stickers(default_profile(), {k: v for k, v in found.items() if k != 2}, corners) is None

@@ -96,7 +96,8 @@ def measure_stickers(
     turned a little: the default layout is only a suggestion. Without this, stickers placed
     elsewhere than the profile says gave a homography that fitted differently in each view
     (RANSAC over inconsistent points) and pegs were read in the wrong holes.
-    None when one of the stickers (the profile's, or ids 0..3) is not seen in the frame.
+    None when one of the profile's stickers is not seen in the frame (a profile without stickers,
+    such as one made for ``--grid``, takes every sticker seen, at least two).
     """
     import math
 
@@ -104,8 +105,8 @@ def measure_stickers(
 
     from vision.sampling import homography_from_corners, project
 
-    ids = sorted({m.id for m in profile.markers} or {0, 1, 2, 3})
-    if any(i not in found for i in ids):
+    ids = sorted({m.id for m in profile.markers}) or sorted(found)  # a profile without stickers: any
+    if len(ids) < MIN_MARKERS or any(i not in found for i in ids):
         return None
     rows, cols = profile.rows, profile.cols
     grid_from_image = np.linalg.inv(homography_from_corners(corner_holes, rows, cols))
