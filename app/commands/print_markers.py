@@ -61,7 +61,10 @@ def instructions(size_mm: float) -> list[str]:
             " (Settings, Camera).",
             distance=f"{distance:g}",
         ),
-        tr("Keep the white border around each square uncovered."),
+        tr(
+            "Keep the white border around each square uncovered. On a thick board stick them on the"
+            " board itself, not on the table: they must lie in the plane of the holes."
+        ),
     ]
     if abs(size_mm - expected_size) > 1e-6:
         paragraphs.append(
