@@ -21,6 +21,7 @@ from app.config import parse_config
 from app.store import GameStore
 from tests.render_board import SMALL, Scene, reach_and_place, render, small_profile
 from tests.test_ui_board99 import Driver, FakeClock
+from tests.test_vision_source import Processed
 from tests.ui_support import find, frames, tap
 
 pytestmark = pytest.mark.ui
@@ -33,9 +34,9 @@ class Gate:
 
     def __init__(self) -> None:
         self.allowed = 0
-        self.processed = 0
         self.cond = threading.Condition()
         self.closed = False
+        self.on_frame = Processed()  # the camera source calls it after reading each frame
 
     def wrap(self, capture: Any) -> Any:
         gate = self
@@ -57,18 +58,13 @@ class Gate:
 
         return Gated()
 
-    def on_frame(self, _result: Any) -> None:
-        with self.cond:
-            self.processed += 1
-            self.cond.notify_all()
-
     def play(self, n: int) -> None:
         """Let ``n`` more frames through and wait until the source has read the board on each."""
+        target = self.on_frame.count + n  # no frame passes before ``allowed`` grows
         with self.cond:
-            target = self.processed + n
             self.allowed += n
             self.cond.notify_all()
-            assert self.cond.wait_for(lambda: self.processed >= target, timeout=30), "the video stalled"
+        self.on_frame.wait_for(target)
 
     def close(self) -> None:
         with self.cond:
