@@ -60,6 +60,7 @@ class Scene:
     hand: Hand | None = None
     covered_marker: int | None = None  # sticker id half covered by something
     stickers: tuple[float, float] = (40.0, 35.0)  # sticker side and distance from the corner holes, mm
+    sun: float = 0.0  # extra light in a sharp-edged patch of sunlight (1.0 = twice as bright)
     seed: int = 0  # the board, table and lamp
     frame: int = 0  # the sensor noise of one video frame
 
@@ -203,6 +204,12 @@ def render(scene: Scene) -> np.ndarray:
     gain = scene.light * (1 - scene.gradient * 0.6 * (xx / w)) * (1 - scene.gradient * 0.25 * (yy / h))
     warm = np.array([1 - 0.25 * scene.warmth, 1.0, 1 + 0.2 * scene.warmth], np.float32)
     frame = frame * gain[:, :, None] * warm[None, None, :]
+    if scene.sun > 0:  # a patch of sun through a window: sharp edges, across holes and gaps alike
+        patch = np.array([[30.0, 95.0], [160.0, 70.0], [185.0, 120.0], [95.0, 180.0]])
+        corners = cv2.perspectiveTransform(patch[None], camera_from_board(scene))[0]
+        mask = np.zeros((h, w), np.float32)
+        cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 1.0, cv2.LINE_AA)
+        frame = frame * (1 + scene.sun * mask)[:, :, None]
     if scene.glare > 0:
         lamp = np.random.default_rng([scene.seed, 1])
         gx, gy = w * (0.35 + 0.3 * lamp.random()), h * (0.3 + 0.4 * lamp.random())

@@ -163,10 +163,13 @@ HARD = [
     Scene(size=SMALL, pegs=PEGS, tilt=0.6, rotation=8, light=0.6, gradient=0.7, noise=4, jpeg=60),
     Scene(size=SMALL, pegs=PEGS, warmth=0.7, light=1.25, blur=1.2, glare=0.3, seed=3),
     Scene(size=SMALL, pegs=PEGS, warmth=-0.7, covered_marker=0, shift=(-14, 10), jpeg=70, seed=4),
+    Scene(size=SMALL, pegs=PEGS, sun=0.6, tilt=0.4, rotation=-6, noise=3, jpeg=75, seed=5),
 ]
 
 
-@pytest.mark.parametrize("scene", HARD, ids=["dim-oblique-noisy", "warm-glare-blur", "cool-nudged-covered"])
+@pytest.mark.parametrize(
+    "scene", HARD, ids=["dim-oblique-noisy", "warm-glare-blur", "cool-nudged-covered", "patch-of-sun"]
+)
 def test_hard_pictures_are_read_without_a_wrong_hole(scene: Scene) -> None:
     result = read_image(render(scene), small_profile())
     truth = truth_letters(scene)
