@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/vision_synthetic.py [--scenes 40] [--sequences 20] [--seed 1]
 
 Part 1 reads ``--scenes`` random still pictures (100 holes each: perspective, uneven and coloured
-light, glare, noise, blur, JPEG, a half-covered sticker, a nudged board) with one profile
+light, glare, a sharp-edged patch of sun in a quarter, noise, blur, JPEG, a half-covered sticker,
+a nudged board) with one profile
 calibrated on a plain render, and counts wrong and unsure holes.
 Part 2 plays ``--sequences`` clips through the live reader (a hand reaches in, rests, places a
 peg, leaves) and counts released readings that show a peg that is not there ("false plays"),

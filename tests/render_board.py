@@ -292,6 +292,7 @@ def random_scene(rng: np.random.Generator, *, pegs: int | None = None, hard: boo
         jpeg=int(rng.integers(50, 95)) if rng.random() < 0.7 else 0,
         covered_marker=int(rng.integers(0, 4)) if rng.random() < 0.25 else None,
         seed=int(rng.integers(0, 2**31)),
+        sun=float(rng.uniform(0.2, 0.9)) if rng.random() < 0.25 else 0.0,
     )
 
 
