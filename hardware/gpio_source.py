@@ -307,6 +307,12 @@ class GpioBoardSource(BoardSource):
 
     @property
     def stable(self) -> bool:
+        """True when the board has been quiet for ``stable_seconds`` *and* the chain answers.
+
+        A LOST or faulty chain publishes nothing, so its last quiet board is not the board now.
+        """
+        if self.health.state is not HealthState.CONNECTED or self._fault is not None:
+            return False
         return self.scanner is not None and self.scanner.stable
 
     def subscribe_inputs(self, listener: InputListener) -> Callable[[], None]:

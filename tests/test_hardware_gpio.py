@@ -476,3 +476,18 @@ def test_a_pin_error_mid_game_is_reported_and_scanning_goes_on() -> None:
         assert recovered.wait(5.0)
     assert HealthState.LOST in states
     assert source.last_reading is not None and source.last_reading.occupied == {7}
+
+
+def test_a_lost_chain_is_never_reported_stable(factory: MockFactory) -> None:
+    """Issue 20, point 7: the last quiet board of a chain that stopped answering is not the board now."""
+    rig = Rig(factory)
+    rig.open()
+    rig.scan({3, 40}, times=20)
+    assert rig.source.stable
+    rig.sim.broken_after = 2
+    rig.scan(times=20)
+    assert rig.source.health.state is HealthState.LOST
+    assert not rig.source.stable
+    rig.sim.broken_after = None
+    rig.scan({3, 40}, times=20)
+    assert rig.source.health.state is HealthState.CONNECTED and rig.source.stable

@@ -4,6 +4,7 @@ from app.referee.core import Referee, RefereeRefusal, describe_action, offence_t
 from app.referee.events import (
     ActionAccepted,
     ActionUndone,
+    AnnouncementRefused,
     ComputerChose,
     Phase,
     Prompt,
@@ -16,6 +17,7 @@ from app.referee.stability import StabilityWindow
 __all__ = [
     "ActionAccepted",
     "ActionUndone",
+    "AnnouncementRefused",
     "ComputerChose",
     "Phase",
     "Prompt",

@@ -31,6 +31,7 @@ from app.i18n import tr
 from app.referee.events import (
     ActionAccepted,
     ActionUndone,
+    AnnouncementRefused,
     ComputerChose,
     Phase,
     Prompt,
@@ -62,6 +63,20 @@ class _PendingPlay:
 
 
 @dataclass(frozen=True)
+class _HeldAnnouncement:
+    """An announcement made while pegs were settling, applied once the board is still.
+
+    ``by`` is None when the screen did not name anyone: it then means "the player to move" *after*
+    the settling peg was judged (Ann's peg lands, Ben taps PLAY at once: Ben's play, not Ann's).
+    """
+
+    kind: str  # "play", "draw", "discard", "dead-hand"
+    by: str | None
+    card: int | None = None
+    cards: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class _PendingPenalty:
     action: Any
     hole: int
@@ -89,6 +104,7 @@ class Referee:
         self._must_agree = True  # a new, resumed or undone game: the board must match first
         self._board: BoardReading | None = None  # the last stable reading
         self._source_ok = True
+        self._held: _HeldAnnouncement | None = None
         self.prompt: Prompt = Prompt(PromptKind.INFO, "")
         self._refresh_prompt()
 
@@ -124,6 +140,24 @@ class Referee:
         return self.prompt.phase
 
     @property
+    def settling(self) -> bool:
+        """True while the pegs on the board are still moving (not judged yet).
+
+        The screen uses it not to name a player whose turn may be passing: until the new peg is
+        judged, nobody knows whether the turn moved on. Before the first judged board (a game just
+        started or resumed) nothing is "settling": there is no play in flight yet.
+        """
+        return self._board is not None and self.window.settling
+
+    @property
+    def waiting(self) -> str | None:
+        """A held announcement in words ("PLAY 50"), or None: shown while the board settles."""
+        held = self._held
+        if held is None:
+            return None
+        return _held_text(held)
+
+    @property
     def pending_card(self) -> int | None:
         return self._pending.card if self._pending else None
 
@@ -151,9 +185,13 @@ class Referee:
                 if not ok:
                     self._emit(SourceProblem(event.detail or event.state.value))
                 else:
-                    self.window.forget()  # judge the board afresh: it may have changed meanwhile
+                    # Judge the board afresh (it may have changed meanwhile), and only after a whole
+                    # window: a reading from just before the dropout is not a settled board.
+                    self.window.restart()
                 self._refresh_prompt()
             return
+        if not self._source_ok:
+            return  # readings from a source in error are not trusted (docs/referee.md)
         self.window.feed(event)
         self.tick()
 
@@ -165,10 +203,45 @@ class Referee:
         if reading is not None:
             self._board = reading
             self._judge()
+        self._release_held()
+
+    def _hold(self, held: _HeldAnnouncement) -> bool:
+        """Hold an announcement while the board settles; True when held (the caller stops)."""
+        if not self.settling:
+            return False
+        if self._held is not None:
+            raise RefereeRefusal(tr("Wait: {what} is waiting for the pegs to settle.",
+                                    what=_held_text(self._held)))
+        self._held = held
+        self._refresh_prompt()
+        return True
+
+    def _release_held(self) -> None:
+        """Apply a held announcement once the board is still and judged."""
+        held = self._held
+        if held is None or self.settling or not self._source_ok:
+            return
+        self._held = None
+        try:
+            if held.kind == "play":
+                assert held.card is not None
+                self.announce_play(held.card, held.by)
+            elif held.kind == "draw":
+                self.announce_draw(held.by, held.card)
+            elif held.kind == "discard":
+                assert held.card is not None
+                self.announce_discard(held.card, held.by)
+            else:
+                self.announce_dead_hand(held.cards, held.by)
+        except RefereeRefusal as exc:
+            self._emit(AnnouncementRefused(str(exc)))
+            self._refresh_prompt()
 
     # -- input: announcements -----------------------------------------------------------------------
     def announce_play(self, card: int, by: str | None = None) -> None:
         """PLAY ``card`` by ``by`` (default: the player to move); then one new peg is expected."""
+        if self._hold(_HeldAnnouncement("play", by, card)):
+            return
         by = self._who(by)
         self._check_can_announce()
         self._check_not_computer(by)
@@ -190,6 +263,8 @@ class Referee:
         self._judge()
 
     def announce_draw(self, by: str | None = None, card: int | None = None) -> None:
+        if self._hold(_HeldAnnouncement("draw", by, card)):
+            return
         by = self._who(by)
         self._check_can_announce()
         self._check_not_computer(by)
@@ -197,6 +272,8 @@ class Referee:
         self._apply_now(rules.Draw(by, card))
 
     def announce_discard(self, card: int, by: str | None = None) -> None:
+        if self._hold(_HeldAnnouncement("discard", by, card)):
+            return
         by = self._who(by)
         self._check_can_announce()
         self._check_not_computer(by)
@@ -205,6 +282,8 @@ class Referee:
 
     def announce_dead_hand(self, cards: tuple[int, ...], by: str | None = None) -> None:
         """5of99: a player shows a hand of dead cards; the rules verify it."""
+        if self._hold(_HeldAnnouncement("dead-hand", by, cards=tuple(cards))):
+            return
         by = self._who(by)
         self._check_can_announce()
         self._check_not_computer(by)
@@ -212,7 +291,11 @@ class Referee:
         self._apply_now(rules.RevealDeadHand(by, tuple(cards)))
 
     def cancel_announcement(self) -> None:
-        """Withdraw a PLAY whose peg was not placed yet (a slip of the finger)."""
+        """Withdraw a PLAY whose peg was not placed yet, or a held announcement (a slip of the finger)."""
+        if self._held is not None:
+            self._held = None
+            self._refresh_prompt()
+            return
         if self._pending is not None and not self.game.is_computer(self._pending.by):
             self._pending = None
             self._judge()
@@ -247,6 +330,7 @@ class Referee:
         if not count:
             return None
         self._pending = self._penalty = None
+        self._held = None
         self._unannounced_hole = None
         self._must_agree = True
         action = None
@@ -358,7 +442,12 @@ class Referee:
                 self._fix_board(extra, missing, wrong_colour)
                 return
         if missing or wrong_colour or len(extra) > 1 or (extra and self._must_agree):
-            self._fix_board(extra, missing, wrong_colour)
+            if self._is_play_in_progress(extra) and not self._must_agree:
+                # One new peg for the announced play, and an older peg knocked loose or swapped:
+                # only the older peg needs fixing; the new one is judged once the board agrees.
+                self._fix_board([], missing, wrong_colour, keep=extra[0])
+            else:
+                self._fix_board(extra, missing, wrong_colour)
             return
         self._must_agree = False
         if not extra:
@@ -408,6 +497,13 @@ class Referee:
             return
         self._commit(action, new_state, tuple(events))
 
+    def _is_play_in_progress(self, extra: list[int]) -> bool:
+        """One new peg where the announced play may go (a person's peg, or the computer's hole)."""
+        pending = self._pending
+        if pending is None or len(extra) != 1 or self._penalty is not None:
+            return False
+        return pending.hole is None or pending.hole == extra[0]
+
     def _wrong_colours(self, board: BoardReading, expected: dict[int, str]) -> list[int]:
         if not self.sees_colour or board.colours is None:
             return []
@@ -417,7 +513,8 @@ class Referee:
             if hole in board.colours and player in colours and board.colours[hole] != colours[player]
         )
 
-    def _fix_board(self, extra: list[int], missing: list[int], wrong_colour: list[int]) -> None:
+    def _fix_board(self, extra: list[int], missing: list[int], wrong_colour: list[int],
+                   keep: int | None = None) -> None:
         parts: list[str] = []
         for hole in extra:
             parts.append(tr("take the peg out of {where}", where=self.where(hole)))
@@ -434,6 +531,9 @@ class Referee:
                       count=len(extra), holes=", ".join(str(self.square_at(h)) for h in extra))
         else:
             text = tr("Fix the board: {what}.", what="; ".join(parts))
+        if keep is not None and self._pending is not None:
+            text += " " + tr("Leave {name}'s new peg on {where}.", name=self._pending.by,
+                             where=self.where(keep))
         self._set_prompt(Prompt(PromptKind.PROBLEM, text, tuple(extra + missing + wrong_colour),
                                 Phase.FIX_BOARD))
 
@@ -446,6 +546,11 @@ class Referee:
             return
         if state.outcome is not None:
             self._set_prompt(Prompt(PromptKind.INFO, outcome_text(state.outcome), (), Phase.OVER))
+            return
+        if self._held is not None:
+            self._set_prompt(Prompt(PromptKind.INFO, tr(
+                "Waiting for the pegs to settle, then: {what}.", what=_held_text(self._held)),
+                (), Phase.WAITING))
             return
         if self._penalty is not None:
             penalty = self._penalty
@@ -487,6 +592,16 @@ class Referee:
         self._emit(TurnChanged(self.state.to_move, self.game.is_computer(self.state.to_move)))
         self._computer_turn()
         self._refresh_prompt()
+
+
+def _held_text(held: _HeldAnnouncement) -> str:
+    what = {"play": tr("PLAY"), "draw": tr("DRAW"), "discard": tr("DISCARD"),
+            "dead-hand": tr("DEAD HAND")}[held.kind]
+    if held.card is not None:
+        what = f"{what} {held.card}"
+    if held.by is not None:
+        what = tr("{name}: {what}", name=held.by, what=what)
+    return what
 
 
 def offence_text(offence: str) -> str:

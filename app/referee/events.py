@@ -21,6 +21,7 @@ class Phase(enum.Enum):
     REMOVE_PEG = "remove-peg"  # a penalised play: the peg must come out before the penalty applies
     WHO_PLAYED = "who-played"  # a peg appeared without an announcement: who, which card?
     FIX_BOARD = "fix-board"  # the board disagrees with the game: nothing is applied until it agrees
+    WAITING = "waiting"  # an announcement is held until the pegs on the board have settled
     OVER = "over"  # won or tied
 
 
@@ -74,3 +75,15 @@ class SourceProblem:
     """The board source is not connected (lost, error); readings are ignored until it is."""
 
     detail: str
+
+
+@dataclass(frozen=True)
+class AnnouncementRefused:
+    """A held announcement was refused when the board settled (the screen shows ``text``).
+
+    An announcement made while pegs are still settling is held (``Phase.WAITING``) and judged once
+    the board is still: by then the caller that made it has long returned, so a refusal arrives as
+    this event instead of a :class:`~app.referee.RefereeRefusal` exception.
+    """
+
+    text: str

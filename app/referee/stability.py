@@ -28,6 +28,7 @@ class StabilityWindow:
         self._candidate: BoardReading | None = None
         self._since = 0.0
         self._reported: BoardReading | None = None
+        self._last_stable: BoardReading | None = None  # unlike _reported, kept through forget()
 
     @property
     def stable(self) -> BoardReading | None:
@@ -36,9 +37,14 @@ class StabilityWindow:
 
     @property
     def settling(self) -> bool:
-        """True while the newest reading differs from the last stable one and is not yet stable."""
+        """True while the newest reading differs from the last stable board and is not yet stable.
+
+        The referee holds announcements while this is True: the pegs on the board are still
+        moving, so nobody knows yet whose play they are (a quick player's tap must not be filed
+        under the previous player). :meth:`forget` does not make a judged board "settling" again.
+        """
         return self._candidate is not None and (
-            self._reported is None or not self._candidate.same_board(self._reported)
+            self._last_stable is None or not self._candidate.same_board(self._last_stable)
         )
 
     def feed(self, reading: BoardReading) -> None:
@@ -54,9 +60,18 @@ class StabilityWindow:
             return None
         if self._reported is not None and self._candidate.same_board(self._reported):
             return None
-        self._reported = self._candidate
+        self._reported = self._last_stable = self._candidate
         return self._candidate
 
     def forget(self) -> None:
         """Report the current board again on the next poll (after the game changed under it)."""
+        self._reported = None
+
+    def restart(self) -> None:
+        """After a dropout: the waiting reading must prove itself for a whole window again.
+
+        A peg slid over a hole just before the link dropped must not be judged the moment the link
+        is back; the next reading replaces it, or it stays unchanged for ``window`` seconds more.
+        """
+        self._since = self.clock()
         self._reported = None

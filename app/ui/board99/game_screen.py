@@ -22,7 +22,15 @@ from app.board99_game import Board99Game
 from app.board99_texts import deck_text, event_text, face_up_text, health_text, spoken, undo_button_text
 from app.i18n import tr
 from app.referee import Phase, Referee, RefereeRefusal, StabilityWindow
-from app.referee.events import ActionAccepted, ActionUndone, ComputerChose, Prompt, PromptKind, TurnChanged
+from app.referee.events import (
+    ActionAccepted,
+    ActionUndone,
+    AnnouncementRefused,
+    ComputerChose,
+    Prompt,
+    PromptKind,
+    TurnChanged,
+)
 from app.table_outputs import TableOutputs, attach_outputs
 from app.ui.board99.board_view import BoardView
 from app.ui.widgets import (
@@ -170,7 +178,10 @@ class GameScreen(Screen):
         self.log_label.bind(size=self._fit_log)
         panel.add_widget(self.log_label)
         # Who announces: the player to move unless a tap steps on to another (an out-of-turn entry).
-        self.who = CycleButton([], "", label=by_label, font_size=READABLE)
+        # Tapping the selector names a player on purpose; left alone, it follows the turn, and an
+        # announcement goes to whoever is to move when the referee applies it (see _by).
+        self.who_chosen = False
+        self.who = CycleButton([], "", label=by_label, font_size=READABLE, on_change=self._who_chosen)
         panel.add_widget(self.who)
         actions = BoxLayout(size_hint_y=None, height=68, spacing=5)
         self.play_button = BigButton(tr("PLAY"), on_press=self.ask_play, height=68, font_size=sp(22),
@@ -283,6 +294,9 @@ class GameScreen(Screen):
             self._say(event.text)
         if isinstance(event, (ActionAccepted, ActionUndone)):
             self.who.value = ""
+            self.who_chosen = False
+        if isinstance(event, AnnouncementRefused):
+            self._problem(event.text)
         if isinstance(event, Prompt) and event.phase is Phase.WHO_PLAYED:
             Clock.schedule_once(lambda *_: self._maybe_ask_who(), 0)
         self.refresh_soon()
@@ -343,12 +357,18 @@ class GameScreen(Screen):
         self.undo_button.disabled = undoable is None  # a computer's move alone would be chosen again
         self.undo_button.text = undo_button_text(undoable)
         self.cards_button.disabled = game.setup.deck is None or game.is_computer(to_move)
-        self.who.value = self.who.value or (to_move or "")
+        if not self.who_chosen:
+            self.who.value = to_move or ""
         self.who._show()
         who_colour = colours.get(self.who.value)
+        # While a new peg settles nobody knows yet whether the turn moves on: name no one then.
+        settling = referee.settling and not self.who_chosen and state.outcome is None
+        if settling:
+            self.who.text = tr("Wait: the pegs are settling")
+            who_colour = None
         self.who.background_color = colour_rgba(who_colour) if who_colour else MUTED
         self.who.color = (0, 0, 0, 1) if who_colour in ("white", "yellow") else (1, 1, 1, 1)
-        self.who.disabled = state.outcome is not None  # after the end nobody announces
+        self.who.disabled = state.outcome is not None or settling  # after the end nobody announces
         self.who.opacity = 0 if state.outcome is not None else 1
         self._show_hand()
 
@@ -382,7 +402,16 @@ class GameScreen(Screen):
 
     # -- the players' announcements ---------------------------------------------------------------
     def _by(self) -> str | None:
-        return self.who.value or None
+        """The player a tap announces for: only one named on purpose; else None (the player to move).
+
+        None lets the referee decide when it applies the announcement: a quick player's PLAY,
+        tapped while the previous player's peg still settles, goes to the quick player.
+        """
+        return (self.who.value or None) if self.who_chosen else None
+
+    def _who_chosen(self, value: str) -> None:
+        self.who_chosen = True
+        self.refresh_soon()
 
     def _known_hand(self, by: str | None) -> tuple[int, ...] | None:
         game = self.game
