@@ -31,25 +31,57 @@ steps = st.lists(st.tuples(st.floats(0, 0.6), st.frozensets(st.integers(0, 3), m
 
 
 @given(steps)
-def test_every_reported_board_held_still_for_the_window(sequence: list[tuple[float, frozenset[int]]]) -> None:
+def test_every_hole_reported_sure_held_still_for_the_window(
+    sequence: list[tuple[float, frozenset[int]]],
+) -> None:
+    """Per hole: a hole the window reports as empty or pegged has been so for the whole window."""
     now = [0.0]
     window = StabilityWindow(0.4, lambda: now[0])
-    changes: list[tuple[float, frozenset[int]]] = []  # when each board appeared
-    reported: list[tuple[float, frozenset[int]]] = []
-    known_at_report: list[int] = []
+    history: list[tuple[float, frozenset[int]]] = []  # when each board appeared
+    reports: list[tuple[float, BoardReading, list[tuple[float, frozenset[int]]]]] = []
     for n, (dt, holes) in enumerate(sequence):
-        if not changes or changes[-1][1] != holes:
-            changes.append((now[0], holes))
+        if not history or history[-1][1] != holes:
+            history.append((now[0], holes))
         window.feed(BoardReading(holes, now[0], n))
         now[0] += dt
         if (r := window.poll()) is not None:
-            reported.append((now[0], r.occupied))
-            known_at_report.append(len(changes))
-    for (when, holes), known in zip(reported, known_at_report, strict=True):
-        since, latest = changes[known - 1]
-        assert latest == holes and when - since >= 0.4
+            reports.append((now[0], r, list(history)))
+    for when, report, seen in reports:
+        for hole in range(4):
+            if hole in report.unsure:
+                continue
+            state = hole in report.occupied
+            assert (hole in seen[-1][1]) == state, (hole, when, report)
+            # the last time the hole was in another state (or the first reading) is a window ago
+            changed = seen[0][0]
+            for at, holes in seen:
+                if (hole in holes) != state:
+                    changed = None
+                elif changed is None:
+                    changed = at
+            assert changed is not None and when - changed >= 0.4 - 1e-9, (hole, when, seen)
     now[0] += 1.0
     if (r := window.poll()) is not None:
-        reported.append((now[0], r.occupied))
-    if changes:  # the last board, once held long enough, is always the last reported
-        assert reported and reported[-1][1] == changes[-1][1]
+        reports.append((now[0], r, list(history)))
+    if history:  # the last board, once held long enough, is always the last reported, whole
+        assert reports and reports[-1][1].occupied == history[-1][1] and not reports[-1][1].unsure
+
+
+def test_a_peg_that_settled_is_reported_while_the_next_one_still_bounces() -> None:
+    now = [0.0]
+    window = StabilityWindow(0.4, lambda: now[0])
+    window.feed(BoardReading(frozenset(), 0.0, 1))
+    now[0] = 0.5
+    assert window.poll() is not None
+    window.feed(BoardReading(frozenset({90}), now[0], 2))  # Ann's peg
+    now[0] = 0.93
+    window.feed(BoardReading(frozenset({90, 97}), now[0], 3))  # Ben's, 0.43 s later, bouncing
+    report = window.poll()
+    assert report is not None and report.occupied == {90} and report.unsure == {97}
+    assert window.settling
+    now[0] = 1.2
+    assert window.poll() is None  # nothing new about the settled holes
+    now[0] = 1.34
+    report = window.poll()
+    assert report is not None and report.occupied == {90, 97} and not report.unsure
+    assert not window.settling

@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 Listener = Callable[[Any], None]
 
 PEG_REMOVING_OFFENCES = ("play-out-of-turn", "illegal-play")
+MAX_HELD = 6  # announcements that may wait for the board at once (one round of six players)
 
 
 class RefereeRefusal(Exception):
@@ -104,7 +105,8 @@ class Referee:
         self._must_agree = True  # a new, resumed or undone game: the board must match first
         self._board: BoardReading | None = None  # the last stable reading
         self._source_ok = True
-        self._held: _HeldAnnouncement | None = None
+        self._held: list[_HeldAnnouncement] = []
+        self._releasing = False
         self.prompt: Prompt = Prompt(PromptKind.INFO, "")
         self._refresh_prompt()
 
@@ -152,10 +154,9 @@ class Referee:
     @property
     def waiting(self) -> str | None:
         """A held announcement in words ("PLAY 50"), or None: shown while the board settles."""
-        held = self._held
-        if held is None:
+        if not self._held:
             return None
-        return _held_text(held)
+        return ", ".join(_held_text(held) for held in self._held)
 
     @property
     def pending_card(self) -> int | None:
@@ -206,36 +207,85 @@ class Referee:
         self._release_held()
 
     def _hold(self, held: _HeldAnnouncement) -> bool:
-        """Hold an announcement while the board settles; True when held (the caller stops)."""
-        if not self.settling:
+        """Hold an announcement while the board settles; True when held (the caller stops).
+
+        Several may wait, in the order they were made (Ben's DRAW, then Ann's, tapped while Ann's
+        peg still settles); each goes to the player to move when its turn to be applied comes.
+        """
+        if self._releasing:
+            return False  # applying a held announcement now
+        if not self.settling and not self._held and not self._waits_for_peg(held):
             return False
-        if self._held is not None:
+        if len(self._held) >= MAX_HELD:
             raise RefereeRefusal(tr("Wait: {what} is waiting for the pegs to settle.",
-                                    what=_held_text(self._held)))
-        self._held = held
+                                    what=_held_text(self._held[-1])))
+        self._held.append(held)
         self._refresh_prompt()
         return True
 
+    def _waits_for_peg(self, held: _HeldAnnouncement) -> bool:
+        """An announcement naming nobody while a person's PLAY still waits for its peg.
+
+        With a source that reports late (a camera, a slow link) the next player's tap can arrive
+        before the reading of the peg just played: applying it at once would file it under the
+        player whose peg is still on its way. It waits for that peg instead. Naming a player on
+        purpose (or CANCEL first) still replaces the pending play, as a correction does.
+        """
+        pending = self._pending
+        return held.by is None and pending is not None and pending.hole is None
+
     def _release_held(self) -> None:
-        """Apply a held announcement once the board is still and judged."""
-        held = self._held
-        if held is None or self.settling or not self._source_ok:
-            return
-        self._held = None
-        try:
-            if held.kind == "play":
-                assert held.card is not None
-                self.announce_play(held.card, held.by)
-            elif held.kind == "draw":
-                self.announce_draw(held.by, held.card)
-            elif held.kind == "discard":
-                assert held.card is not None
-                self.announce_discard(held.card, held.by)
-            else:
-                self.announce_dead_hand(held.cards, held.by)
-        except RefereeRefusal as exc:
-            self._emit(AnnouncementRefused(str(exc)))
-            self._refresh_prompt()
+        """Apply held announcements, oldest first, as soon as each can be judged.
+
+        Each waits until no play waits for its peg. A held PLAY may then go ahead even while a peg
+        is still settling (at a quick table that peg is usually the play being announced: it is
+        judged against the PLAY once still); a DRAW, DISCARD or dead hand waits for the board to
+        be still, so a peg nobody announced is asked about first.
+        """
+        while self._held and self._source_ok and self._pending is None and self._penalty is None:
+            held = self._held[0]
+            if held.kind != "play" and self.settling:
+                return
+            self._held.pop(0)
+            self._releasing = True
+            try:
+                self._apply_held(held)
+            except RefereeRefusal as exc:
+                later, self._held = self._held, []
+                self._emit(AnnouncementRefused(str(exc) + " " + tr(
+                    "Not applied: {what}. Announce it again.", what=_held_text(held))))
+                for item in later:  # made after a refused one: whose turn they were is unknown
+                    self._emit(AnnouncementRefused(tr("Not applied: {what}. Announce it again.",
+                                                      what=_held_text(item))))
+                self._refresh_prompt()
+                return
+            finally:
+                self._releasing = False
+        if self._held and (self._penalty is not None or self.phase in (Phase.FIX_BOARD, Phase.WHO_PLAYED)) \
+                and not self.settling:
+            self._refuse_held()
+
+    def _refuse_held(self) -> None:
+        """The board needs a person first (a penalty, a peg to explain): held taps are void."""
+        held, self._held = self._held, []
+        reason = (tr("First take the penalised peg off the board.") if self._penalty is not None
+                  else tr("First make the board match the game."))
+        for item in held:
+            self._emit(AnnouncementRefused(reason + " " + tr("Not applied: {what}. Announce it again.",
+                                                             what=_held_text(item))))
+        self._refresh_prompt()
+
+    def _apply_held(self, held: _HeldAnnouncement) -> None:
+        if held.kind == "play":
+            assert held.card is not None
+            self.announce_play(held.card, held.by)
+        elif held.kind == "draw":
+            self.announce_draw(held.by, held.card)
+        elif held.kind == "discard":
+            assert held.card is not None
+            self.announce_discard(held.card, held.by)
+        else:
+            self.announce_dead_hand(held.cards, held.by)
 
     # -- input: announcements -----------------------------------------------------------------------
     def announce_play(self, card: int, by: str | None = None) -> None:
@@ -292,8 +342,8 @@ class Referee:
 
     def cancel_announcement(self) -> None:
         """Withdraw a PLAY whose peg was not placed yet, or a held announcement (a slip of the finger)."""
-        if self._held is not None:
-            self._held = None
+        if self._held:
+            self._held.pop()
             self._refresh_prompt()
             return
         if self._pending is not None and not self.game.is_computer(self._pending.by):
@@ -330,7 +380,7 @@ class Referee:
         if not count:
             return None
         self._pending = self._penalty = None
-        self._held = None
+        self._held = []
         self._unannounced_hole = None
         self._must_agree = True
         action = None
@@ -547,11 +597,6 @@ class Referee:
         if state.outcome is not None:
             self._set_prompt(Prompt(PromptKind.INFO, outcome_text(state.outcome), (), Phase.OVER))
             return
-        if self._held is not None:
-            self._set_prompt(Prompt(PromptKind.INFO, tr(
-                "Waiting for the pegs to settle, then: {what}.", what=_held_text(self._held)),
-                (), Phase.WAITING))
-            return
         if self._penalty is not None:
             penalty = self._penalty
             offence = next(e.offence for e in penalty.events if isinstance(e, rules.Penalised))
@@ -570,7 +615,7 @@ class Referee:
             colour = self.game.colours.get(pending.by, "")
             self._set_prompt(Prompt(PromptKind.ACTION, tr(
                 "{name} plays card {card}: put a {colour} peg on {where}.", name=pending.by,
-                card=pending.card, colour=colour_name(colour), where=self.where(pending.hole)),
+                card=pending.card, colour=colour_name(colour), where=self.where(pending.hole)) + self._then(),
                 (pending.hole,), Phase.COMPUTER_PEG))
             return
         if pending is not None:
@@ -578,7 +623,12 @@ class Referee:
             holes = tuple(self.hole_of(s) for s in squares)
             self._set_prompt(Prompt(PromptKind.ACTION, tr(
                 "{name} plays card {card}: put the peg on a free square from {card} up.",
-                name=pending.by, card=pending.card), holes, Phase.PLACE_PEG))
+                name=pending.by, card=pending.card) + self._then(), holes, Phase.PLACE_PEG))
+            return
+        if self._held:
+            self._set_prompt(Prompt(PromptKind.INFO, tr(
+                "Waiting for the pegs to settle, then: {what}.", what=self.waiting),
+                (), Phase.WAITING))
             return
         player = state.to_move
         if self.game.setup.ruleset is rules.Ruleset.FIVE_OF_99:  # 5of99 has no discard
@@ -586,6 +636,10 @@ class Referee:
         else:
             text = tr("{name}'s turn: PLAY, DRAW or DISCARD.", name=player)
         self._set_prompt(Prompt(PromptKind.INFO, text, (), Phase.ANNOUNCE))
+
+    def _then(self) -> str:
+        """What waits after the play in progress (a quick player's tap), for the prompt."""
+        return " " + tr("Then: {what}.", what=self.waiting) if self._held else ""
 
     def start(self) -> None:
         """Begin (or resume) refereeing: let a computer move if it is its turn."""

@@ -1,0 +1,57 @@
+"""A quick table, many seeds: does the stored record always equal what the players meant?
+
+    .venv/bin/python benchmarks/quick_table.py [--seeds 200] [--first 0] [--plays 60]
+
+Runs ``tests/quick_table_sim.py`` (an independent model of a table: pegs bouncing 0-3 times as
+they go in, the next tap 0.1-0.6 s after a peg, readings delivered late) through the real referee
+and store, for each pace profile below, and prints seeds run, mismatching games and the first
+mismatch. The issue's pace is ``issue``; the others widen it beyond what the fix was written
+against: more players, quicker hands, later sources, more bounce. A mismatch is a wrong record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.quick_table_sim import Pace, run_game
+
+PROFILES: dict[str, tuple[tuple[int, ...], Pace]] = {
+    "issue": ((2, 3), Pace()),
+    "six players": ((4, 6), Pace()),
+    "late source": ((2, 4), Pace(latency=(0.02, 0.15))),
+    "quick hands": ((2, 3), Pace(gap=(0.05, 0.4), to_peg=(0.2, 0.8))),
+    "bouncy": ((2, 3), Pace(bounces=(0, 6), bounce_ms=(2.0, 60.0))),
+    "slow window": ((2, 3), Pace(window=0.8)),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=200)
+    parser.add_argument("--first", type=int, default=0, help="first seed (use a range not used in tests)")
+    parser.add_argument("--plays", type=int, default=60)
+    args = parser.parse_args()
+    for name, (players, pace) in PROFILES.items():
+        start = time.perf_counter()
+        bad: list[str] = []
+        actions = refused = 0
+        for seed in range(args.first, args.first + args.seeds):
+            result = run_game(seed, players=players[seed % len(players)], plays=args.plays, pace=pace)
+            actions += len(result.intended)
+            refused += len(result.refusals)
+            if not result.matches:
+                first = next((i for i, (a, b) in enumerate(zip(result.intended, result.stored, strict=False))
+                              if a != b), min(len(result.intended), len(result.stored)))
+                bad.append(f"seed {seed} action {first}")
+        took = time.perf_counter() - start
+        print(f"{name:12s}: {args.seeds} seeds, {actions} actions, mismatching games {len(bad)}, "
+              f"refused taps {refused}  ({took:.1f} s)" + (f"  first: {bad[0]}" if bad else ""))
+
+
+if __name__ == "__main__":
+    main()
