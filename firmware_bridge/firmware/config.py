@@ -9,9 +9,12 @@ HOLES = 100
 ACTIVE_LOW = True  # hall switches such as the A3144 pull their output low when a magnet is near
 
 # 74HC165 chain: PL (latch), CP (clock), QH of the first chip (data)
+# Inputs are numbered as on the Pi (docs/hardware.md): input (chip - 1) * 8 + n is pin Dn of chip
+# `chip`, chip 1 wired to the Pico; the same board works on either. The self-test wiring is the
+# Pi's too: SER of the last chip to GND (8 sentinel bits), input 102 to GND, input 103 to 3V3.
 CHAIN = {"latch": 2, "clock": 3, "data": 4, "chips": 13,
-         # the last chip's four spare inputs: two tied to GND, two to 3V3 (the self-test)
-         "spare_low": (100, 101), "spare_high": (102, 103)}
+         "tied_low": (102,), "tied_high": (103,), "sentinel_bits": 8,
+         "chip_order": "nearest_first", "pin_order": "d0_first", "pull": "up"}
 
 # 10x10 matrix: row outputs and column inputs
 MATRIX = {"rows": (6, 7, 8, 9, 10, 11, 12, 13, 14, 15),

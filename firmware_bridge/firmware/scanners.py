@@ -4,10 +4,10 @@ Both are the wirings of the GPIO board (docs/hardware.md) moved onto the Pico's 
 reads raw *inputs* in a fixed order and maps them to *holes* through ``hole_of_input`` (data, not
 code: a hand-wired board has its wires in any order). An input mapped to -1 is not a hole.
 
-Self-test: a 74HC165 chain cannot tell "no peg" from "no chain" by itself, so wire the spare
-inputs of the last chip to known levels (``spare_low`` to GND, ``spare_high`` to 3V3). When they
-read wrong, the chain is disconnected or stuck and ``fault`` says so; the core then reports the
-fault instead of a board that would be wrong.
+Self-test: a 74HC165 chain cannot tell "no peg" from "no chain" by itself, so it is wired as the
+Pi's board is (docs/hardware.md): SER of the last chip to GND (sentinel bits), input 102 to GND and
+103 to 3V3. When they read wrong, the chain is disconnected or stuck and ``fault`` says so; the
+core then reports the fault instead of a board that would be wrong.
 """
 
 from machine import Pin
@@ -42,44 +42,95 @@ class _Mapped:
         return holes
 
 
+def wire_position(index, chips, chip_order="nearest_first", pin_order="d0_first"):
+    """The wire position (chip counted from the reader * 8 + D pin) of numbered input ``index``.
+
+    The same numbering as the Pi's driver (``hardware/chain_bits.py``, docs/hardware.md): input
+    ``(chip - 1) * 8 + n`` is pin Dn of chip ``chip``, chip 1 the one wired to the reader, unless
+    ``chip_order``/``pin_order`` say the maker counted the other way. One board, one numbering:
+    the same ``tied_low``/``tied_high`` and hole map work on the Pi and on the Pico.
+    """
+    chip, pin = divmod(index, 8)
+    if chip_order == "farthest_first":
+        chip = chips - 1 - chip
+    elif chip_order != "nearest_first":
+        raise ValueError("chip_order must be nearest_first or farthest_first, not %r" % chip_order)
+    if pin_order == "d7_first":
+        pin = 7 - pin
+    elif pin_order != "d0_first":
+        raise ValueError("pin_order must be d0_first or d7_first, not %r" % pin_order)
+    return chip * 8 + pin
+
+
 class ShiftRegisterChain(_Mapped):
     """Thirteen 74HC165s in a chain: pulse the latch (PL, active low), then clock the bits out.
 
-    Input ``i`` is the ``i``-th bit shifted out: input 0 is pin D7 of the chip whose QH goes to
-    the Pico, input 8 is D7 of the next chip, and so on.
+    Bits arrive D7..D0 of the chip wired to the Pico, then D7..D0 of the next chip, and so on;
+    they are stored by the Pi's input numbers (see :func:`wire_position`). After the inputs,
+    ``sentinel_bits`` more clocks read the last chip's SER (tied to GND: ``sentinel_level``); with
+    one spare input tied to GND and one to 3V3 (``tied_low``, ``tied_high``; docs/hardware.md:
+    input 102 to GND, 103 to 3V3) a chain that answers all ones or all zeros is caught. The data
+    pin is pulled up, as on the Pi: a loose data wire then reads all ones, never noise.
     """
 
     def __init__(self, latch, clock, data, chips=13, holes=100, hole_of_input=None, active_low=True,
-                 spare_low=(), spare_high=(), pull="none"):
+                 tied_low=(102,), tied_high=(103,), sentinel_bits=8, sentinel_level=0,
+                 chip_order="nearest_first", pin_order="d0_first", pull="up"):
         _Mapped.__init__(self, chips * 8, holes, hole_of_input, active_low)
+        for index in tuple(tied_low) + tuple(tied_high):
+            if not 0 <= index < chips * 8:
+                raise ValueError("tied input %d is not an input of %d chips" % (index, chips))
         self.latch = Pin(latch, Pin.OUT, value=1)
         self.clock = Pin(clock, Pin.OUT, value=0)
         pull_mode = PULLS[pull]
         self.data = Pin(data, Pin.IN, pull_mode) if pull_mode is not None else Pin(data, Pin.IN)
-        self.spare_low = tuple(spare_low)
-        self.spare_high = tuple(spare_high)
+        self.tied_low = tuple(tied_low)
+        self.tied_high = tuple(tied_high)
+        self.sentinel_bits = sentinel_bits
+        self.sentinel_level = 1 if sentinel_level else 0
+        # the i-th bit shifted out is wire position chip * 8 + (7 - i % 8); store it by input number
+        number_of_wire = bytearray(chips * 8)
+        for index in range(chips * 8):
+            number_of_wire[wire_position(index, chips, chip_order, pin_order)] = index
+        self.order = bytearray(number_of_wire[(i // 8) * 8 + 7 - i % 8] for i in range(chips * 8))
+        self.sentinels_ok = True
 
     def scan(self):
         latch = self.latch
         clock = self.clock
         data = self.data
         raw = self.raw
+        order = self.order
         latch.value(0)  # load the parallel inputs
         latch.value(1)
         for i in range(self.inputs):
-            raw[i] = data.value()
+            raw[order[i]] = data.value()
             clock.value(1)
             clock.value(0)
+        ok = True
+        for _ in range(self.sentinel_bits):
+            if data.value() != self.sentinel_level:
+                ok = False
+            clock.value(1)
+            clock.value(0)
+        self.sentinels_ok = ok
         self.fault = self.check()
         return self.to_holes()
 
     def check(self):
         raw = self.raw
-        wrong = [i for i in self.spare_low if raw[i] != 0] + [i for i in self.spare_high if raw[i] != 1]
-        if wrong:
+        wrong = [i for i in self.tied_low if raw[i] != 0] + [i for i in self.tied_high if raw[i] != 1]
+        if wrong or not self.sentinels_ok:
             level = "all ones" if all(raw) else "all zeros" if not any(raw) else "wrong spare levels"
-            return "74HC165 chain does not answer (%s, spare inputs %s)" % (level, wrong)
+            if not wrong:
+                level = "wrong sentinel bits"
+            return "74HC165 chain does not answer (%s, tied inputs %s)" % (level, wrong)
         return None
+
+    def active_inputs(self):
+        """The inputs whose sensor is active in the last scan (by input number, for tests)."""
+        active = self.active
+        return [i for i in range(self.inputs) if self.raw[i] == active]
 
 
 class SensorMatrix(_Mapped):

@@ -52,10 +52,10 @@ class Bench:
 def chain_board(**overrides):
     cfg = Config(WIRING="chain", **overrides)
     chain = machine.FakeChain(cfg.CHAIN["latch"], cfg.CHAIN["clock"], cfg.CHAIN["data"], cfg.CHAIN["chips"])
-    # spare inputs at their wired levels, sensors idle (high: active-low hall switches)
-    for i in cfg.CHAIN.get("spare_low", ()):
+    # tied inputs at their wired levels, sensors idle (high: active-low hall switches)
+    for i in cfg.CHAIN.get("tied_low", ()):
         chain.levels[i] = 0
-    for i in cfg.CHAIN.get("spare_high", ()):
+    for i in cfg.CHAIN.get("tied_high", ()):
         chain.levels[i] = 1
     return Bench(cfg, chain)
 

@@ -78,39 +78,38 @@ class PWM:
 
 
 class FakeChain:
-    """A chain of 74HC165s: ``levels[i]`` is the level of input ``i`` (the ``i``-th bit out).
+    """A chain of 74HC165s behind three fake pins: the datasheet model of ``hc165.py``.
 
-    ``connected = False`` models a cable off the data pin: the pulled-up line reads all ones.
-    Bits clocked out past the chain read the last chip's serial input, tied to GND.
+    ``levels[i]`` is the wire level of input ``i`` by the Pi's numbering (pin D(i % 8) of chip
+    i // 8, chip 0 wired to the reader). ``connected = False`` models a cable off the data pin:
+    it then reads the pin's pull (up: all ones) or noise when it has none.
     """
 
     def __init__(self, latch, clock, data, chips=13):
-        self.latch = latch
-        self.clock = clock
-        self.data = data
-        self.levels = bytearray(b"\x01" * (chips * 8))
-        self.shifted = bytearray(len(self.levels))
-        self.index = 0
-        self.clock_level = 0
-        self.connected = True
+        from hc165 import HC165Chain, MicroPythonPins
+
+        self.model = HC165Chain(chips)
+        self.pins = MicroPythonPins(self.model, latch, clock, data)
+        self.levels = self.model.levels
+        for i in range(len(self.levels)):
+            self.levels[i] = 1  # idle active-low sensors
         self.latches = 0
 
+    @property
+    def connected(self):
+        return self.model.data_connected
+
+    @connected.setter
+    def connected(self, value):
+        self.model.data_connected = value
+
     def written(self, pin):
-        if pin.id == self.latch and pin.level == 0:
-            self.shifted = bytearray(self.levels)
-            self.index = 0
+        if pin.id == self.pins.latch and pin.level == 0:
             self.latches += 1
-        elif pin.id == self.clock:
-            if pin.level == 1 and self.clock_level == 0:
-                self.index += 1
-            self.clock_level = pin.level
+        self.pins.written(pin)
 
     def read(self, pin):
-        if pin.id != self.data:
-            return None
-        if not self.connected:
-            return 1
-        return self.shifted[self.index] if self.index < len(self.shifted) else 0
+        return self.pins.read(pin)
 
 
 class FakeMatrix:
