@@ -60,10 +60,12 @@ class Driver:
         tap(widget)
 
     def start_game(self, layout: str = "Rows") -> None:
-        tap(find(self.root, text="New: The Game of 99"))
+        from app.i18n import tr
+
+        tap(find(self.root, text=tr("New: {game}", game=tr("The Game of 99"))))
         assert self.root.current == "board99-setup"
-        self.setup_tap(find(self.root, text=layout))
-        tap(find(self.root, text="Start"))
+        self.setup_tap(find(self.root, text=tr(layout)))
+        tap(find(self.root, text=tr("Start")))
         assert self.root.current == "board99-game"
         self.settle()
 
@@ -529,3 +531,44 @@ def test_setup_lets_the_table_say_who_starts(ui: Any) -> None:
     game = d.screen.game
     assert game.setup.first == "Carla" and game.state.to_move == "Carla"
     assert game.setup.players == ("Ann", "Ben", "Carla")  # the seats stay as they are
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_quick_players_tap_while_a_peg_settles_is_shown_waiting_and_filed_for_them(
+    ui: Any, language: str
+) -> None:
+    """Issue 20: Ben taps PLAY while Ann's peg settles; the selector names nobody, the prompt shows
+    Ben's PLAY waiting, and once the peg is judged the play is Ben's, not Ann's."""
+    import json
+
+    from app import i18n
+    from app.paths import data_dir
+
+    data_dir().mkdir(parents=True, exist_ok=True)
+    (data_dir() / "settings.json").write_text(json.dumps({"language": language}), encoding="utf-8")
+    try:
+        d = Driver(ui)
+        d.start_game()
+        d.press(i18n.tr("DRAW"))
+        d.press(i18n.tr("DRAW"))
+        d.press(i18n.tr("PLAY"))
+        d.type_card(30)
+        d.tap_hole(45)  # Ann's peg goes in ...
+        d.clock.now += 0.2
+        d.screen.pump()
+        d.press(i18n.tr("PLAY"))  # ... and Ben taps PLAY 50 at once
+        d.type_card(50)
+        frames(2)
+        assert i18n.language() == language
+        assert d.screen.who.text == i18n.tr("Wait: the pegs are settling")
+        assert i18n.tr("Then: {what}.", what=i18n.tr("PLAY") + " 50") in d.screen.prompt_label.text
+        ui.screenshot(f"board99-quick-tap-waiting-{language}")
+        d.settle()
+        assert d.stored()[-1] == {"by": "Ann", "do": "play", "card": 30, "square": 45}
+        assert d.screen.referee.pending_card == 50
+        assert d.screen.who.text == i18n.tr("By: {name}", name="Ben")
+        d.tap_hole(60)
+        d.settle()
+        assert d.stored()[-1] == {"by": "Ben", "do": "play", "card": 50, "square": 60}
+    finally:
+        i18n.set_language("en")

@@ -368,7 +368,7 @@ class GameScreen(Screen):
             who_colour = None
         self.who.background_color = colour_rgba(who_colour) if who_colour else MUTED
         self.who.color = (0, 0, 0, 1) if who_colour in ("white", "yellow") else (1, 1, 1, 1)
-        self.who.disabled = state.outcome is not None or settling  # after the end nobody announces
+        self.who.disabled = state.outcome is not None  # after the end nobody announces
         self.who.opacity = 0 if state.outcome is not None else 1
         self._show_hand()
 
