@@ -33,6 +33,16 @@ class ConfigError(ValueError):
         self.message = message
 
 
+def shown(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` for a message: one line, short, and safe for a 5,000-digit number."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # int too long for str(), or a table nested too deep
+        text = f"<a {type(value).__name__} too large to show>"
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _type_name(kind: type | tuple[type, ...]) -> str:
     kinds = kind if isinstance(kind, tuple) else (kind,)
     names = {bool: "true or false", int: "an integer", float: "a number", str: "a string",
@@ -51,14 +61,14 @@ class Key:
 
 def one_of(*choices: str) -> Callable[[Any], str | None]:
     def check(value: Any) -> str | None:
-        return None if value in choices else f"must be one of {', '.join(choices)}, got {value!r}"
+        return None if value in choices else f"must be one of {', '.join(choices)}, got {shown(value)}"
 
     return check
 
 
 def in_range(low: float, high: float) -> Callable[[Any], str | None]:
     def check(value: Any) -> str | None:
-        return None if low <= value <= high else f"must be between {low} and {high}, got {value}"
+        return None if low <= value <= high else f"must be between {low} and {high}, got {shown(value)}"
 
     return check
 
@@ -72,7 +82,7 @@ def check_table(
     worst kind of config bug. Names in ``subtables`` are allowed and passed through untouched.
     """
     if not isinstance(table, Mapping):
-        raise ConfigError(where, f"expected a table, got {table!r}")
+        raise ConfigError(where, f"expected a table, got {shown(table)}")
     result: dict[str, Any] = {}
     for key, value in table.items():
         if key in subtables:
@@ -89,7 +99,7 @@ def check_table(
         if not ok and float in kinds and isinstance(value, int) and not isinstance(value, bool):
             value, ok = float(value), True
         if not ok:
-            raise ConfigError(f"{where} {key}", f"expected {_type_name(rule.kind)}, got {value!r}")
+            raise ConfigError(f"{where} {key}", f"expected {_type_name(rule.kind)}, got {shown(value)}")
         if rule.check is not None and (problem := rule.check(value)) is not None:
             raise ConfigError(f"{where} {key}", problem)
         result[key] = value
@@ -132,7 +142,11 @@ def parse_config(text: str, where: str = "config.toml") -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(where, f"not valid TOML: {exc}") from exc
+        raise ConfigError(where, f"not valid TOML: {' '.join(str(exc).split())}") from exc
+    except RecursionError as exc:
+        raise ConfigError(where, "not usable: lists or tables nested too deep") from exc
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        raise ConfigError(where, f"not usable: {' '.join(str(exc).split())[:120]}") from exc
     top = check_table(where, data, {}, subtables=("app", "board", "outputs"))
     app = check_table(f"{where}: [app]", top.get("app", {}), APP_SPEC)
     board = check_table(f"{where}: [board]", top.get("board", {}), BOARD_SPEC, subtables=SOURCES)
@@ -142,7 +156,7 @@ def parse_config(text: str, where: str = "config.toml") -> Config:
     options = {name: board[name] for name in SOURCES if name in board}
     for name, table in options.items():
         if not isinstance(table, Mapping):
-            raise ConfigError(f"{where}: [board.{name}]", f"expected a table, got {table!r}")
+            raise ConfigError(f"{where}: [board.{name}]", f"expected a table, got {shown(table)}")
     return Config(
         language=app["language"], sound=app["sound"], fullscreen=app["fullscreen"],
         data_dir=app["data_dir"], board_source=board["source"],

@@ -75,7 +75,7 @@ def test_a_typo_is_on_the_home_screen_and_in_the_log_and_the_game_uses_the_on_sc
     logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert any("[board] sourse" in m and "did you mean 'source'" in m for m in logged), logged
     home = shown_texts(app.root)
-    assert "Config problem:" in home
+    assert "Problem:" in home
     assert "config.toml: [board] sourse: unknown key (did you mean 'source'?)" in home
     assert "using the simulated board until it is fixed" in home
     ui.screenshot("config-typo-home")

@@ -37,6 +37,7 @@ from app.config import (
     load_config,
     source_spec,
 )
+from app.startup import plan_startup
 
 LANGUAGE_NAMES = {"en": "English", "de": "German (Deutsch)"}
 SOURCE_MEANINGS = {
@@ -146,8 +147,29 @@ def report_error(message: str, consequence: str) -> None:
     print(f"{prefix}table99 config: {consequence}", file=sys.stderr)
 
 
+def report_startup(path: Path | None) -> int:
+    """What ``table99 run`` would do about the data directory, the database and settings.json.
+
+    The same :func:`app.startup.plan_startup` that ``run`` follows, so this never disagrees with it.
+    Returns 2 when run would fall back somewhere (each fallback is printed as an error line).
+    """
+    plan = plan_startup(path)
+    print(f"The app keeps its games in {plan.data_dir}.")
+    for note in plan.notes:
+        print(f"  {note}")
+    others = [problem for problem in plan.problems if not problem.startswith(str(path or "\0"))]
+    for problem in others:
+        report_error(problem, "the app starts anyway and shows this on its home screen")
+    return 2 if others else 0
+
+
 def main(args: argparse.Namespace) -> int:
     path: Path | None = args.file or default_config_path()
+    status = _check_config(path)
+    return max(status, report_startup(path))
+
+
+def _check_config(path: Path | None) -> int:
     if path is None:
         config = Config()
         print(f"No config file ($TABLE99_CONFIG is not set and {SYSTEM_CONFIG} does not exist):")
@@ -168,7 +190,7 @@ def main(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         report_error(str(exc), "the app shows this message when it starts that board or output")
         return 2
-    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))  # parsed fine just above
     print(f"{path} is fine. It means:")
     for line in describe(config, raw, sources):
         print(f"  {line}")

@@ -14,7 +14,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from app.config import SOURCES, Config, default_config_path, load_config_or_default
+from app.config import SOURCES, Config, default_config_path
+from app.startup import carry_out, plan_startup
 
 log = logging.getLogger("table99")
 
@@ -45,13 +46,11 @@ def main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     path = args.config if args.config is not None else default_config_path()
-    config, problem = load_config_or_default(path)
-    if problem:
-        log.error("%s", problem)
+    plan = plan_startup(path)  # never raises: every problem becomes a fallback and a line
+    config = plan.config
+    os.environ["TABLE99_DATA_DIR"] = str(plan.data_dir)  # what every part of the app reads
     if args.board:
         config = _with_source(config, args.board)
-    if config.data_dir and not os.environ.get("TABLE99_DATA_DIR"):
-        os.environ["TABLE99_DATA_DIR"] = config.data_dir  # [app] data_dir, unless the environment says
     problem_display = display_problem()
     if problem_display:
         print(f"table99 run: {problem_display}", file=sys.stderr)
@@ -63,10 +62,14 @@ def main(args: argparse.Namespace) -> int:
         from kivy.config import Config as KivyConfig
 
         KivyConfig.set("graphics", "fullscreen", "auto")
+    store, problems = carry_out(plan)
+    for problem in problems:
+        log.error("%s", problem)  # the journal; the home screen shows the same lines
     from app.ui.shell import Table99App
 
-    log.info("starting Table99 (board: %s, config: %s)", config.board_source, config.path or "defaults")
-    Table99App(config, problem).run()
+    log.info("starting Table99 (board: %s, config: %s, data: %s)", config.board_source,
+             config.path or "defaults", plan.data_dir)
+    Table99App(config, "\n".join(problems) or None, store=store).run()
     return 0
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from app import paths
-from app.config import Config, ConfigError, Key, check_table, in_range, one_of
+from app.config import Config, ConfigError, Key, check_table, in_range, one_of, shown
 from hardware.chain_bits import CHIP_ORDERS, D0_FIRST, NEAREST_FIRST, PIN_ORDERS
 from hardware.gpio_setup import (
     MATRIX,
@@ -36,7 +36,7 @@ def pin_check(value: Any) -> str | None:
     if isinstance(value, bool):
         return f"expected a pin number (BCM) or name like \"GPIO17\", got {value!r}"
     if isinstance(value, int):
-        return None if 0 <= value <= 27 else f"must be a BCM GPIO number 0..27, got {value}"
+        return None if 0 <= value <= 27 else f"must be a BCM GPIO number 0..27, got {shown(value)}"
     return None if value.strip() else "must name a pin, e.g. \"GPIO17\" or \"BOARD11\""
 
 

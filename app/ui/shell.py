@@ -114,7 +114,7 @@ class HomeScreen(Screen):
         box.clear_widgets()
         box.add_widget(WrapLabel("Table99", font_size=sp(30), bold=True))
         if ctx.config_problem:
-            box.add_widget(WrapLabel(tr("Config problem: {problem}", problem=ctx.config_problem),
+            box.add_widget(WrapLabel(tr("Problem: {problem}", problem=ctx.config_problem),
                                      color=(1, 0.6, 0.3, 1), font_size=sp(16)))
         content = BoxLayout(orientation="vertical", spacing=8)
         new_games = GridLayout(cols=min(3, max(1, len(self.uis))), spacing=8, size_hint_y=None, height=80)
@@ -223,13 +223,16 @@ def load_settings() -> dict[str, Any]:
     path = data_dir() / SETTINGS_FILE
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+    except (OSError, ValueError, RecursionError):  # unreadable, not UTF-8, not JSON: defaults
         return {}
     return data if isinstance(data, dict) else {}
 
 
 def save_settings(settings: dict[str, Any]) -> None:
-    (data_dir() / SETTINGS_FILE).write_text(json.dumps(settings), encoding="utf-8")
+    try:
+        (data_dir() / SETTINGS_FILE).write_text(json.dumps(settings), encoding="utf-8")
+    except OSError as exc:  # a full or read-only disk: the choice holds until the app stops
+        log.error("cannot save the settings: %s", exc)
 
 
 class SettingsScreen(Screen):
