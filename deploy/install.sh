@@ -193,8 +193,14 @@ put_dir() {
 remove() {
   local path
   for path in "$@"; do
+    # Only our own absolute paths, never "/" itself. (R is empty on a real root: "${R:?}" died
+    # there, so --uninstall on a Pi stopped half-way.)
+    case "$path" in
+      /?*) ;;
+      *) die "internal error: refusing to remove '$path'" ;;
+    esac
     if [ -e "$R$path" ] || [ -L "$R$path" ]; then
-      rm -rf "${R:?}$path"
+      rm -rf -- "$R$path"
       CHANGED=$((CHANGED + 1))
       log "removed $path"
     fi

@@ -72,6 +72,10 @@ def _main(argv: list[str]) -> int:
         status = 0 if key in known else 2
         if status == 0:
             print(f"{key}:x:999:999::/nonexistent:/usr/sbin/nologin")
+    elif name == "id" and args == ["-u"]:
+        print(os.geteuid())
+    elif name == "systemctl" and "--root" not in " ".join(args):  # a real root: no systemd here
+        status = _systemctl(args)
     elif name == "id":
         if args[-1] not in users:
             return 1
@@ -97,6 +101,23 @@ def _main(argv: list[str]) -> int:
             print(SYSTEM_NUMPY)
     state_file.write_text(json.dumps(state))
     return status
+
+
+def _systemctl(args: list[str]) -> int:
+    """What the installer asks of systemd on a real root, acted out on the unit's symlink."""
+    words = [a for a in args if not a.startswith("-")]
+    wants = Path("/etc/systemd/system/multi-user.target.wants/table99.service")
+    if words[:1] == ["is-active"]:
+        return 3  # not running
+    if words[:1] == ["is-enabled"]:
+        return 0 if wants.is_symlink() else 1
+    if words[:1] == ["enable"]:
+        wants.parent.mkdir(parents=True, exist_ok=True)
+        if not wants.is_symlink():
+            wants.symlink_to("/etc/systemd/system/table99.service")
+    if words[:1] == ["disable"] and wants.is_symlink():
+        wants.unlink()
+    return 0
 
 
 if __name__ == "__main__":
