@@ -107,12 +107,11 @@ class Board99Game:
     def commit(self, action: Any, new_state: rules.GameState) -> int:
         """Write the action, then adopt ``new_state``; returns the action's index."""
         as_json = rules.action_to_json(action)
-        index = self.store.append(self.id, as_json)
+        finished = outcome_text(new_state.outcome) if new_state.outcome is not None else None
+        index = self.store.append(self.id, as_json, finished=finished)  # action and status: one commit
         self.actions.append(action)
         self._action_json.append(as_json)
         self.state = new_state
-        if new_state.outcome is not None:
-            self.store.set_status(self.id, "finished", self.result_text())
         return index
 
     def undo(self) -> Any | None:
@@ -149,8 +148,11 @@ class Board99Game:
 
     def result_text(self) -> str:
         outcome = self.state.outcome
-        if outcome is None:
-            return ""
-        if outcome.status == "won":
-            return "won: " + ", ".join(outcome.winners)
-        return "tie"
+        return "" if outcome is None else outcome_text(outcome)
+
+
+def outcome_text(outcome: Any) -> str:
+    """The stored one-line result of a finished game."""
+    if outcome.status == "won":
+        return "won: " + ", ".join(outcome.winners)
+    return "tie"

@@ -109,12 +109,9 @@ class KeptGame:
             table, more = table.apply(start)
             new.append(action_to_dict(start, self.setup))
             all_events += more
-        for data in new:
-            self.store.append(self.game_id, data)
+        self.store.extend(self.game_id, new, finished=result_text(table) if table.over else None)
         self.actions += new
         self.table = table
-        if table.over:
-            self.store.set_status(self.game_id, "finished", result_text(table))
         return all_events
 
     def play(self, card: str, choice: int | None = None) -> list[object]:
@@ -204,11 +201,11 @@ class ComputerGame:
         return self.game.setup
 
     def _save(self) -> None:
-        for data in self.game.actions[self._stored :]:
-            self.store.append(self.game_id, data)
+        new = list(self.game.actions[self._stored :])
+        if new or self.table.over:
+            self.store.extend(self.game_id, new,
+                              finished=result_text(self.table) if self.table.over else None)
         self._stored = len(self.game.actions)
-        if self.table.over:
-            self.store.set_status(self.game_id, "finished", result_text(self.table))
 
     def advance(self) -> list[object]:
         events: list[object] = list(self.game.advance())

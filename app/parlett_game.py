@@ -86,11 +86,11 @@ class ParlettSession:
             sheet = self.sheet.add(entry_from_json(deal, self.table))
         except (ValueError, InvalidActionError) as exc:
             raise EntryRejected(str(exc)) from exc
-        self.store.append(self.game_id, entry_to_json(sheet.deals[-1].entry))
+        finished = " & ".join(sheet.winners) if sheet.over else None
+        self.store.append(self.game_id, entry_to_json(sheet.deals[-1].entry), finished=finished)
         self.sheet = sheet
         self.clear_draft()  # a crash before this line leaves a draft tagged for the scored deal: ignored
-        self._mark_status()
-        return sheet
+        return sheet  # the status went with the deal (a rubber cannot take deals after it is over)
 
     def correct_deal(self, index: int, deal: dict[str, Any]) -> Scoresheet:
         """Replace deal ``index`` (0-based); later deals are re-scored (trumps, dealers, games)."""

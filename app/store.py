@@ -11,6 +11,7 @@ a power cut; an action whose commit did not return was never shown as accepted.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -41,6 +42,23 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (game_id, seq)
 );
 """
+
+
+def _create_shareable(path: Path) -> None:
+    """Create a new database file with the process's umask applied to 0666, not SQLite's 0644.
+
+    SQLite creates its file 0644 & ~umask, so under the service's ``UMask=0007`` the games were
+    0640 and the desktop user of the ``table99`` group could not write them ("attempt to write a
+    readonly database") after switching from console to desktop mode. The -wal and -shm files
+    SQLite creates later copy this file's permissions. An empty file is a valid new database.
+    """
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
+    except FileExistsError:
+        return
+    except OSError:
+        return  # sqlite3 says what is wrong with the place, in its own words
+    os.close(fd)
 
 
 class StoreError(Exception):
@@ -79,6 +97,7 @@ class GameStore:
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            _create_shareable(self.path)
         try:
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -122,18 +141,31 @@ class GameStore:
             assert cur.lastrowid is not None
             return cur.lastrowid
 
-    def append(self, game_id: int, action: dict[str, Any]) -> int:
-        """Commit one action at the end of the game; returns its 0-based index."""
+    def append(self, game_id: int, action: dict[str, Any], *, finished: str | None = None) -> int:
+        """Commit one action at the end of the game; returns its 0-based index.
+
+        ``finished`` (the result in words) marks the game finished *in the same transaction*: a
+        kill between the winning action and a separate status change left a won game "playing"
+        and offered for Resume.
+        """
+        return self.extend(game_id, [action], finished=finished)
+
+    def extend(self, game_id: int, actions: list[dict[str, Any]], *, finished: str | None = None) -> int:
+        """Commit several actions (and optionally the finished status) at once; returns the first index."""
         now = time.time()
         with self._transaction() as db:
             (count,) = db.execute(
                 "SELECT COUNT(*) FROM actions WHERE game_id=?", (game_id,)
             ).fetchone()
-            db.execute(
+            db.executemany(
                 "INSERT INTO actions(game_id, seq, action, created) VALUES (?,?,?,?)",
-                (game_id, count, json.dumps(action, ensure_ascii=False), now),
+                [(game_id, count + i, json.dumps(a, ensure_ascii=False), now) for i, a in enumerate(actions)],
             )
-            db.execute("UPDATE games SET updated=? WHERE id=?", (now, game_id))
+            if finished is None:
+                db.execute("UPDATE games SET updated=? WHERE id=?", (now, game_id))
+            else:
+                db.execute("UPDATE games SET updated=?, status='finished', result=? WHERE id=?",
+                           (now, finished, game_id))
             return int(count)
 
     def pop_last(self, game_id: int) -> dict[str, Any] | None:
