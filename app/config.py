@@ -97,7 +97,10 @@ def check_table(
         kinds = rule.kind if isinstance(rule.kind, tuple) else (rule.kind,)
         ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
         if not ok and float in kinds and isinstance(value, int) and not isinstance(value, bool):
-            value, ok = float(value), True
+            try:
+                value, ok = float(value), True
+            except OverflowError as exc:
+                raise ConfigError(f"{where} {key}", "number too large") from exc
         if not ok:
             raise ConfigError(f"{where} {key}", f"expected {_type_name(rule.kind)}, got {shown(value)}")
         if rule.check is not None and (problem := rule.check(value)) is not None:

@@ -43,6 +43,10 @@ def load_record(path: Path) -> dict[str, Any]:
         raise InvalidRecordError(
             f"{path}:{exc.lineno}:{exc.colno}", f"not valid JSON: {exc.msg}"
         ) from exc
+    except RecursionError as exc:
+        raise InvalidRecordError(str(path), "not usable: lists or objects nested too deep") from exc
+    except ValueError as exc:  # e.g. a number of thousands of digits
+        raise InvalidRecordError(str(path), f"not usable: {exc}") from exc
     if not isinstance(data, dict):
         raise InvalidRecordError(str(path), "a record is a JSON object")
     return data
@@ -54,9 +58,18 @@ def replay(record: dict[str, Any], *, as_json: bool) -> str:
         known = ", ".join(sorted(REPLAYERS))
         raise InvalidRecordError("format", f"unknown format {fmt!r} (expected one of {known})")
     module = importlib.import_module(REPLAYERS[fmt])
-    if as_json:
-        return json.dumps(module.replay_json(record), ensure_ascii=False)
-    return str(module.replay_text(record))
+    try:
+        if as_json:
+            return json.dumps(module.replay_json(record), ensure_ascii=False)
+        return str(module.replay_text(record))
+    except InvalidRecordError:
+        raise
+    except RecursionError as exc:
+        raise InvalidRecordError("record", "nested too deep to replay") from exc
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as exc:
+        # The replay modules check every field they know; this is the net under them, so that a
+        # record nobody thought of is still one line, never a traceback.
+        raise InvalidRecordError("record", f"cannot be replayed ({type(exc).__name__}: {exc})") from exc
 
 
 def main(args: argparse.Namespace) -> int:
@@ -64,7 +77,14 @@ def main(args: argparse.Namespace) -> int:
         record = load_record(args.file)
         output = replay(record, as_json=args.json)
     except InvalidRecordError as exc:
-        print(f"table99 replay: {args.file}: {exc}", file=sys.stderr)
+        print(one_line(f"table99 replay: {args.file}: {exc}"), file=sys.stderr)
         return 2
     print(output)
     return 0
+
+
+def one_line(text: str, limit: int = 400) -> str:
+    """A message on one line: a player named "Ann\\nBen" must not make it two; a 5,000-digit
+    number must not make it a page."""
+    text = text.replace("\r", "\\r").replace("\n", "\\n")
+    return text if len(text) <= limit else text[: limit - 3] + "..."

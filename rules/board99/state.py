@@ -24,6 +24,7 @@ from rules.board99.events import (
     Outcome,
     Penalised,
     Penalty,
+    PenaltyLog,
     Played,
     PlayerOut,
     Tied,
@@ -62,7 +63,7 @@ class GameState:
     out_seats: frozenset[int]
     turn: int | None  # seat to move
     outcome: Outcome | None
-    penalties: tuple[Penalty, ...]
+    penalties: PenaltyLog  # oldest first; grows in O(1) (a tuple made long records quadratic)
     ply: int  # actions applied so far
 
     @classmethod
@@ -97,7 +98,7 @@ class GameState:
             out_seats=frozenset(),
             turn=first,
             outcome=None,
-            penalties=(),
+            penalties=PenaltyLog(),
             ply=0,
         )
 
@@ -430,7 +431,7 @@ def _apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ..
         events.append(PlayerOut(action.by, cards))
     if offence is not None:
         skips = _set(skips, seat, skips[seat] + 1)
-        penalties = (*penalties, _penalty(state.ply, events[-1]))
+        penalties = penalties.add(_penalty(state.ply, events[-1]))
     new = GameState(state.setup, holes, hands, deck, face_up, in_deck, skips, out_seats, turn, outcome,
                     penalties, state.ply + 1)
     if new.outcome is None:
