@@ -103,8 +103,13 @@ def check_table(
                 raise ConfigError(f"{where} {key}", "number too large") from exc
         if not ok:
             raise ConfigError(f"{where} {key}", f"expected {_type_name(rule.kind)}, got {shown(value)}")
-        if rule.check is not None and (problem := rule.check(value)) is not None:
-            raise ConfigError(f"{where} {key}", problem)
+        if rule.check is not None:
+            try:
+                problem = rule.check(value)
+            except (ValueError, OverflowError, TypeError, RecursionError):  # e.g. a 5,000-digit number
+                problem = f"cannot be used: {shown(value)}"
+            if problem is not None:
+                raise ConfigError(f"{where} {key}", problem)
         result[key] = value
     for key, rule in spec.items():
         result.setdefault(key, rule.default)

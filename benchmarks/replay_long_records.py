@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.commands.replay import replay  # noqa: E402
+from app.commands.replay import replay
 
 
 def long_record(actions: int) -> dict[str, object]:
@@ -40,7 +40,8 @@ def main() -> None:
         out = replay(record, as_json=True)
         took = time.perf_counter() - start
         penalties = len(json.loads(out).get("penalties", []))
-        print(f"{size:7d} actions ({penalties} penalties): {took:.2f} s, {took / size * 1e6:.1f} us per action")
+        per_action = took / size * 1e6
+        print(f"{size:7d} actions ({penalties} penalties): {took:.2f} s, {per_action:.1f} us per action")
 
 
 if __name__ == "__main__":

@@ -104,7 +104,7 @@ def test_table99_config_and_run_never_crash_on_a_mutated_file(
 ) -> None:
     path = tmp_path_factory.mktemp("config") / "config.toml"
     path.write_bytes(mutate_config(random.Random(seed)).encode("utf-8", errors="surrogateescape"))
-    config, problem = load_config_or_default(path)  # what run does: never raises
+    _config, problem = load_config_or_default(path)  # what run does: never raises
     assert problem is None or "\n" not in problem
     capsys.readouterr()
     status = config_command.main(argparse.Namespace(file=path))

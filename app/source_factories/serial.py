@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.config import Config, ConfigError, Key, check_table, in_range
+from app.config import Config, ConfigError, Key, check_table, in_range, shown
 from app.source_factories.gpio import load_wiring_map, wiring_file
 from firmware_bridge.serial_source import DEFAULT_PORT, SerialBoardSource
 from hardware.board_source import HOLES, BoardSource
@@ -14,7 +14,9 @@ BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 
 
 def _baud(value: Any) -> str | None:
-    return None if value in BAUD_RATES else f"must be one of {', '.join(map(str, BAUD_RATES))}, got {value}"
+    if value in BAUD_RATES:
+        return None
+    return f"must be one of {', '.join(map(str, BAUD_RATES))}, got {shown(value)}"
 
 
 def _port(value: Any) -> str | None:

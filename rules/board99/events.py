@@ -109,7 +109,7 @@ class PenaltyLog(Sequence[Penalty]):
     (``reversed``) walks only as far as needed; indexing and iteration build a tuple once, cached.
     """
 
-    __slots__ = ("_last", "_previous", "_count", "_items")
+    __slots__ = ("_count", "_items", "_last", "_previous")
 
     def __init__(self, last: Penalty | None = None, previous: PenaltyLog | None = None) -> None:
         self._last = last
