@@ -46,7 +46,9 @@ class Announcer:
         return self._binary is not None
 
     def command(self, text: str) -> list[str]:
-        return [self._binary or "espeak-ng", "-v", VOICES.get(self.language, "en"), "-s", "160", text]
+        # "--": the text holds player names, and a name such as "-w/home/pi/x" must be spoken, not
+        # taken as an option (-w writes a WAV file wherever it says).
+        return [self._binary or "espeak-ng", "-v", VOICES.get(self.language, "en"), "-s", "160", "--", text]
 
     def say(self, text: str) -> None:
         if not self.enabled or not text:

@@ -157,10 +157,15 @@ class BoardEmulator:
                         os.close(fd)
             self._master = self._slave = None
 
-    def restart(self) -> None:
-        """The firmware restarts (watchdog, brown-out, reset button): new boot id, sequence 0."""
+    def restart(self, same_boot_id: bool = False) -> None:
+        """The firmware restarts (watchdog, brown-out, reset button): new boot id, sequence 0.
+
+        ``same_boot_id``: the 16-bit boot id drawn at start happens to equal the last one (1 in
+        65,536 restarts), so only the sequence numbers starting again tell the host.
+        """
         with self._lock:
-            self.core = self._new_core()
+            old = self.core.boot_id
+            self.core = self._new_core(boot_id=old if same_boot_id else None)
 
     def freeze(self) -> None:
         """The firmware hangs: no scans, no heartbeats, no answers (the port stays)."""
@@ -199,9 +204,10 @@ class BoardEmulator:
         return bytes(self._random.getrandbits(8) for _ in range(n))
 
     # -- internals ---------------------------------------------------------------------------
-    def _new_core(self) -> BoardCore:
+    def _new_core(self, boot_id: int | None = None) -> BoardCore:
         return BoardCore(
-            self.sensors, self._write, holes=self.holes, boot_id=self._random.getrandbits(16),
+            self.sensors, self._write, holes=self.holes,
+            boot_id=self._random.getrandbits(16) if boot_id is None else boot_id,
             name=EMULATOR_NAME, heartbeat_ms=self.heartbeat_ms, debounce_scans=self.debounce_scans,
             leds=self._set_led if self.led_count else None, led_count=self.led_count,
             buzzer=self._buzz if self.has_buzzer else None, major=self.major, minor=self.minor)

@@ -325,10 +325,14 @@ class SerialBoardSource(BoardSource):
             self.stats.restarts += 1
             log.info("board on %s restarted (boot %04x)", self.port, hello.boot_id)
         if self.board is None or hello.boot_id != self.board.boot_id:
-            session.sequence = None  # a new boot numbers its snapshots afresh
             session.connected = False
-            self._send(protocol.SnapshotRequest())
-            session.asked_snapshot = now
+        # Every HELLO starts the sequence afresh: a board that restarted and drew the same 16-bit
+        # boot id as before (1 in 65,536) numbers its snapshots from 0 again, and keeping the old
+        # session's number would drop them all as stale. The link is in order, so nothing older
+        # than this HELLO can arrive after it.
+        session.sequence = None
+        self._send(protocol.SnapshotRequest())
+        session.asked_snapshot = now
         self._last_boot = hello.boot_id
         self.board = hello
 

@@ -58,7 +58,7 @@ def test_a_missing_sound_device_is_logged_once(
     assert "cannot find card '0' ... error: No such file or directory" in warnings[0]
     assert "audio group" in warnings[0]
     said = (folder / "said.log").read_text().splitlines()
-    assert said == [f"-v de -s 160 {t}" for t in ("Ann ist dran.", "Ben ist dran.", "Ann ist dran.")]
+    assert said == [f"-v de -s 160 -- {t}" for t in ("Ann ist dran.", "Ben ist dran.", "Ann ist dran.")]
 
 
 def test_a_working_espeak_logs_nothing(

@@ -53,9 +53,9 @@ class Recorder:
     def wait_state(self, state: HealthState, source: SerialBoardSource) -> None:
         self.wait(lambda: source.health.state is state, f"health {state.value}")
 
-    def wait_board(self, pegs: set[int] | frozenset[int]) -> None:
+    def wait_board(self, pegs: set[int] | frozenset[int], timeout: float = WAIT) -> None:
         self.wait(lambda: bool(self.readings) and self.readings[-1].occupied == frozenset(pegs),
-                  f"a reading of {sorted(pegs)}")
+                  f"a reading of {sorted(pegs)}", timeout)
 
 
 @pytest.fixture
@@ -217,6 +217,23 @@ def test_a_board_that_restarts_mid_game(
     seen.wait_board({8, 9})
     assert source.stats.restarts == 1
     seen.wait_state(HealthState.CONNECTED, source)  # (a loaded CI machine may have missed a heartbeat)
+    assert_never_wrong(seen, emulator)
+
+
+def test_a_restart_that_draws_the_same_boot_id_is_still_followed(
+    source: SerialBoardSource, emulator: BoardEmulator, seen: Recorder
+) -> None:
+    """Issue 17, point 6: the host kept the old board's sequence and dropped the new boot's
+    snapshots (numbered from 0 again) as stale for more than 15 s."""
+    connect(source, emulator, seen)
+    for pegs in ({1}, {1, 2}, {1, 2, 3}, {2, 3}):
+        emulator.set_pegs(pegs)
+        seen.wait_board(pegs)
+    emulator.set_pegs({40, 41})
+    emulator.restart(same_boot_id=True)
+    seen.wait_board({40, 41}, timeout=3.0)
+    emulator.set_pegs({41})
+    seen.wait_board({41}, timeout=3.0)
     assert_never_wrong(seen, emulator)
 
 
