@@ -19,6 +19,9 @@ def test_a_name_that_looks_like_an_option_stays_text(tmp_path: Path) -> None:
     announcer = Announcer(True, "en")
     argv = announcer.command(f"-w{target} plays card 30")
     # (no sound device here: espeak-ng says so on stderr and exits 0; the point is what it wrote)
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30, check=False)
+    # If the name were an option, espeak-ng would have no text argument left and read its text
+    # from stdin: give it some, so the -w file would really be written.
+    subprocess.run(argv, input=b"hello", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   timeout=30, check=False)
     assert not target.exists(), "espeak-ng took the player's name as -w and wrote a file"
     assert not list(tmp_path.iterdir())
