@@ -8,6 +8,7 @@ what the referee says (it never reaches into the rules' internals beyond reading
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from typing import Any
@@ -54,6 +55,7 @@ from hardware.simulated import SimulatedBoard
 from rules import board99 as rules
 
 log = logging.getLogger(__name__)
+shown_log = logging.getLogger("table99.shown")
 NAME = "board99-game"
 
 
@@ -277,6 +279,10 @@ class GameScreen(Screen):
 
     # -- what the referee says ------------------------------------------------------------------
     def _on_referee_event(self, event: Any) -> None:
+        if isinstance(event, ActionAccepted):
+            # The app's own acknowledgement, in the journal: "shown: action N" is logged as the
+            # screen takes the action in (the crash tests compare these lines with the store).
+            shown_log.info("shown: action %d %s", event.index, json.dumps(rules.action_to_json(event.action)))
         self.refusal = None  # the game moved on: the last refusal is history
         text = event_text(event)
         over = self.game is not None and self.game.state.outcome is not None
