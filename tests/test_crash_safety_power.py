@@ -84,7 +84,8 @@ def test_every_acknowledged_action_survives_a_kill_at_every_call_of_the_last_com
         conn = sqlite3.connect(db)
         try:
             assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok", (syscall, when)
-            stored = [row[0] for row in conn.execute("SELECT json_extract(action, '$.i') FROM actions ORDER BY seq")]
+            query = "SELECT json_extract(action, '$.i') FROM actions ORDER BY seq"
+            stored = [row[0] for row in conn.execute(query)]
         finally:
             conn.close()
         assert stored == list(range(len(stored))), (syscall, when, stored)  # a prefix, in order
