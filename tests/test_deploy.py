@@ -278,9 +278,17 @@ def test_installing_for_real_needs_root() -> None:
     if os.geteuid() == 0:  # CI runs as root: drop to nobody so a real install cannot happen
         setpriv = shutil.which("setpriv")
         assert setpriv, "setpriv (util-linux) is needed to run this check as a non-root user"
-        argv = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *argv]
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
-    assert done.returncode != 0 and "run it as root" in done.stderr
+        # nobody cannot read a clone in a private (0700) home: give it a copy it can read
+        import tempfile
+
+        readable = Path(tempfile.mkdtemp(prefix="table99-install-"))
+        readable.chmod(0o755)
+        shutil.copy2(INSTALL, readable / "install.sh")
+        (readable / "install.sh").chmod(0o755)
+        argv = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "bash",
+                str(readable / "install.sh")]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd="/")
+    assert done.returncode != 0 and "run it as root" in done.stderr, done.stderr
 
 
 def shell_scripts() -> list[Path]:
