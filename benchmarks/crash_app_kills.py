@@ -60,7 +60,7 @@ def main() -> None:
         folder = Path(tempfile.mkdtemp(prefix="table99-kill-"))
         env = app_env(folder)
         if n % 2 == 0:
-            shown = kill_at_acknowledgement(env, kill_at=rng.randint(1, 40))
+            shown = kill_at_acknowledgement(env, kill_at=rng.randint(1, 20))
         else:
             shown = kill_freely(env, after=rng.uniform(1.5, 6.0))
         try:

@@ -79,12 +79,12 @@ def test_mutated_records_never_crash_replay(tmp_path_factory: pytest.TempPathFac
 def test_a_name_with_a_newline_keeps_the_error_on_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    record = dict(seeds()["board99"][0])
-    record["players"] = ["Ann\nBen", "Ann\nBen"]
+    record = {"format": "table99/board99", "version": 1, "ruleset": "classic", "players": ["Ann\nBen", "Cat"],
+              "layout": "rows", "actions": [{"by": "Ann\nBen", "do": "play", "card": 50, "square": 10}]}
     path = tmp_path / "names.json"
     path.write_text(dumps_hostile(record))
     status, _, err = replay_file(path, capsys)
-    assert status == 2 and err.count("\n") == 1
+    assert status == 2 and err.count("\n") == 1 and "Ann\\nBen holds no cards" in err
 
 
 @FAST
