@@ -16,6 +16,7 @@ import random
 import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -31,19 +32,18 @@ from tests.test_crash_safety_app import (
 
 
 def kill_freely(env: dict[str, str], after: float) -> dict[int, dict[str, object]]:
+    """Let the app play on its own; SIGKILL it ``after`` seconds, wherever it is."""
     app = child(env, "play", handshake=False)
     assert app.stdout is not None
-    os.set_blocking(app.stdout.fileno(), False)
-    shown: dict[int, dict[str, object]] = {}
-    start = time.monotonic()
-    buffer = ""
-    while time.monotonic() - start < after and app.poll() is None:
-        time.sleep(0.01)
-        buffer += app.stdout.read() or ""
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(app.stdout or []), daemon=True)
+    reader.start()
+    time.sleep(after)
     os.kill(app.pid, signal.SIGKILL)
     app.wait(timeout=30)
-    buffer += app.stdout.read() or ""
-    for line in buffer.splitlines():
+    reader.join(timeout=10)
+    shown: dict[int, dict[str, object]] = {}
+    for line in lines:
         if (parsed := parse_shown(line)) is not None:
             shown[parsed[0]] = parsed[1]
     return shown

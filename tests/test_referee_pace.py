@@ -190,3 +190,23 @@ def test_seeded_whole_games_at_a_quick_tables_pace_store_exactly_what_was_played
         assert len(result.intended) >= 50, seed
         pairs = zip(result.intended, result.stored, strict=False)
         assert result.matches, (seed, next(((i, a, b) for i, (a, b) in enumerate(pairs) if a != b), None))
+
+
+def test_a_draw_then_a_quick_play_let_the_settling_peg_be_the_plays() -> None:
+    """Found by the slow-window profile of benchmarks/quick_table.py: Cat's peg settles, Ann taps
+    DRAW, Ben taps PLAY 24 and pegs at once; the DRAW must not wait for Ben's peg (it was then asked
+    about as a peg nobody announced)."""
+    t = Table(("Ann", "Ben", "Cat"))
+    for _ in range(3):
+        t.referee.announce_draw()
+    t.referee.announce_play(30)  # Ann
+    t.put(45)
+    t.referee.announce_draw()  # Ben, while Ann's peg settles
+    t.referee.announce_play(24)  # Cat, quick
+    t.clock.now += 0.3
+    t.put(60)  # Cat's peg, before Ann's has been still for the window
+    t.clock.now += 0.15
+    t.pump()
+    t.settle()
+    assert [(a["by"], a["do"]) for a in t.stored[-3:]] == [("Ann", "play"), ("Ben", "draw"), ("Cat", "play")]
+    assert t.stored[-1]["square"] == 60

@@ -239,12 +239,15 @@ class Referee:
 
         Each waits until no play waits for its peg. A held PLAY may then go ahead even while a peg
         is still settling (at a quick table that peg is usually the play being announced: it is
-        judged against the PLAY once still); a DRAW, DISCARD or dead hand waits for the board to
-        be still, so a peg nobody announced is asked about first.
+        judged against the PLAY once still), and so may a DRAW or DISCARD tapped before a held
+        PLAY (Ann draws, Ben plays and pegs at once: the settling peg is Ben's). A DRAW, DISCARD or
+        dead hand with no PLAY after it waits for a still board, so a peg nobody announced is
+        asked about first.
         """
         while self._held and self._source_ok and self._pending is None and self._penalty is None:
             held = self._held[0]
-            if held.kind != "play" and self.settling:
+            play_follows = any(later.kind == "play" for later in self._held[1:])
+            if held.kind != "play" and self.settling and not play_follows:
                 return
             self._held.pop(0)
             self._releasing = True
