@@ -55,6 +55,10 @@ def records(draw) -> dict:  # type: ignore[no-untyped-def, type-arg]
         options["new_game_trump"] = "continue"
     if variant.has_dummy and draw(st.booleans()):
         options["dummy_bonus"] = "double"
+    if name != "original" and draw(st.booleans()):
+        options["nine_rounds"] = True  # the German text's game of nine deals
+    if draw(st.booleans()):
+        options["hard_score"] = True
     deals = draw(st.lists(deal_json(name, hands, players), max_size=14))
     return {"format": "table99/parlett", "version": 1, "variant": name, "options": options,
             "players": players, "dealer": draw(st.sampled_from(players)), "deals": deals}
@@ -182,3 +186,74 @@ def test_any_damaged_record_replays_or_raises_invalid_record_error(record, field
         replay_json(damaged)
     except InvalidRecordError as exc:
         assert exc.where and str(exc)
+
+
+def unshown_where_failed(record: dict, pick: list[bool]) -> dict:  # type: ignore[type-arg]
+    """The record with some failed live players' bids entered as not shown (never a premium holder,
+    whose bid cards are face up, nor the dummy, whose bid is always turned up)."""
+    sheet = sheet_from_record(record)
+    deals = []
+    flags = iter(pick * (len(record["deals"]) * 5 + 1))
+    for raw, result in zip(record["deals"], sheet.deals, strict=True):
+        bids = dict(raw["bids"])
+        for hand, ok in result.score.made.items():
+            if not ok and hand != DUMMY and hand not in raw.get("premium", {}) and next(flags):
+                bids[hand] = "unshown"
+        deals.append(raw | {"bids": bids})
+    return record | {"deals": deals}
+
+
+@given(records(), st.lists(st.booleans(), min_size=1, max_size=6))
+def test_a_failed_bid_left_unshown_scores_exactly_as_the_bid_shown(record, pick) -> None:  # type: ignore[no-untyped-def]
+    """The seed: "no-one who fails need show them". Hiding a failed player's bid changes nothing:
+    every deal's scores, trump and dealer, the games, the rubber and what comes next; and the record
+    with "unshown" bids replays to itself."""
+    record = playable(record)
+    hidden = unshown_where_failed(record, pick)
+    shown, unseen = replay_json(record), replay_json(hidden)
+    for a, b in zip(shown["deals"], unseen["deals"], strict=True):
+        assert {k: v for k, v in a.items() if k != "bids"} == {k: v for k, v in b.items() if k != "bids"}
+    rest = {k: v for k, v in shown.items() if k != "deals"}
+    assert rest == {k: v for k, v in unseen.items() if k != "deals"}
+    sheet = sheet_from_record(hidden)
+    written = json.loads(json.dumps(to_record(sheet.table, [d.entry for d in sheet.deals])))
+    assert replay_json(written) == unseen
+
+
+@given(records())
+def test_hard_score_settlement_adds_up_to_nothing_and_follows_the_winners(record) -> None:  # type: ignore[no-untyped-def]
+    """What the players win and owe sums to 0; a sole winner of the rubber never owes."""
+    sheet = sheet_from_record(playable(record))
+    settlement = sheet.settlement
+    if not (sheet.table.options.hard_score and sheet.over):
+        assert settlement is None
+        return
+    assert settlement is not None and sum(settlement.values()) == 0
+    assert set(settlement) == set(sheet.table.players)
+    if not sheet.uses_games and len(sheet.winners) == 1:
+        assert settlement[sheet.winners[0]] > 0
+
+
+@given(records(), st.integers(0, 13))
+def test_a_sheet_branched_from_an_older_one_leaves_the_newer_unchanged(record, cut) -> None:  # type: ignore[no-untyped-def]
+    """Sheets share their deal list (so a deal costs the same however long the series): adding a
+    deal to an older sheet must not change what a sheet made from it later sees."""
+    record = playable(record)
+    deals = record["deals"]
+    sheets = [sheet_from_record(record | {"deals": []})]
+    for raw in deals:
+        sheets.append(sheets[-1].add(entry_from_json(raw, sheets[-1].table)))
+    before = [replay_json_of(s) for s in sheets]
+    old = sheets[min(cut, len(deals))]
+    if not old.over:
+        branch = old.add(entry_from_json(deals[0] if deals else {"bids": {}, "tricks": {}}, old.table)) \
+            if deals else None
+        if branch is not None:
+            assert len(branch.deals) == len(old.deals) + 1
+    assert [replay_json_of(s) for s in sheets] == before
+
+
+def replay_json_of(sheet: Scoresheet) -> dict:  # type: ignore[type-arg]
+    from rules.parlett.replay import summary
+
+    return summary(sheet)

@@ -3,6 +3,10 @@
 With four players three diamonds mean "0 or 10" and either fulfils the contract. A number typed
 in stands for the bid cards that make it, so with four players 0 and 10 both mean three diamonds:
 no three cards can say "exactly 0" or "exactly 10" at a four-player table.
+
+A failed player need not show the bid cards (the seed: "no-one who fails need show them"), so a
+bid may be entered as not shown (:data:`UNSHOWN`, ``"unshown"`` in a record): it fulfils no trick
+count, so the hand scores as failed, which it would whatever the hidden cards said.
 """
 
 from __future__ import annotations
@@ -17,22 +21,36 @@ from rules.parlett.variants import Variant
 class Bid:
     """A contract: the set of trick counts that fulfil it, and how it was written."""
 
-    tricks: frozenset[int]
+    tricks: frozenset[int]  # empty for a bid not shown: it fulfils nothing
     cards: str | None = None  # the suit letters, sorted C H S D, when the bid was given by suit
+
+    @property
+    def shown(self) -> bool:
+        return bool(self.tricks)
 
     @property
     def value(self) -> int:
         """The number shown for the bid (the smaller one for four players' 0-or-10)."""
+        if not self.tricks:
+            raise ValueError("a bid that was not shown has no value")
         return min(self.tricks)
 
     def fulfilled(self, tricks: int) -> bool:
         return tricks in self.tricks
 
     def label(self) -> str:
+        if not self.tricks:
+            return "not shown"
         return " or ".join(str(t) for t in sorted(self.tricks))
 
     def to_json(self) -> str | int:
+        if not self.tricks:
+            return UNSHOWN_JSON
         return self.cards if self.cards is not None else self.value
+
+
+UNSHOWN_JSON = "unshown"
+UNSHOWN = Bid(frozenset())  # a failed player's bid cards, left face down
 
 
 _ORDER = "CHSD"
@@ -58,12 +76,15 @@ def bid_from_number(number: int, variant: Variant) -> Bid:
 
 
 def parse_bid(raw: object, variant: Variant) -> Bid:
-    """A record's bid: a string of three suit letters or an int."""
+    """A record's bid: a string of three suit letters, an int, or "unshown" (a failed player kept the
+    bid cards face down)."""
+    if raw == UNSHOWN_JSON:
+        return UNSHOWN
     if isinstance(raw, str):
         return bid_from_suits(raw, variant)
     if isinstance(raw, int) and not isinstance(raw, bool):
         return bid_from_number(raw, variant)
-    raise ValueError(f"a bid is three suit letters (like \"CHS\") or a number, got {raw!r}")
+    raise ValueError(f"a bid is three suit letters (like \"CHS\"), a number or \"unshown\", got {raw!r}")
 
 
 def _fulfilling(value: int, variant: Variant) -> frozenset[int]:

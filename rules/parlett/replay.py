@@ -44,7 +44,9 @@ def summary(sheet: Scoresheet) -> dict[str, Any]:
                    "margin": sheet.margin,
                    "games_played": len(sheet.games), "games": sheet.table.rubber_games if sheet.uses_games
                    else None, "target": sheet.table.options.target,
-                   "dummy_bonus": sheet.table.options.dummy_bonus if sheet.table.variant.has_dummy else None},
+                   "dummy_bonus": sheet.table.options.dummy_rule if sheet.table.variant.has_dummy else None,
+                   "nine_rounds": sheet.table.options.nine_rounds,
+                   "settlement": sheet.settlement},
         "next": None if over else {
             "dealer": sheet.next_dealer,
             "trump": "turn-up" if next_trump is None else next_trump.value,
@@ -79,7 +81,12 @@ def replay_text(record: dict[str, Any]) -> str:
     if rubber["over"]:
         state = "over, won by " + " and ".join(rubber["winners"])
         state += f" by {rubber['margin']} points" if rubber["margin"] else " (shared)"
-    lines.append(f"Rubber {state}: " + ", ".join(f"{h} {v}" for h, v in rubber["totals"].items()))
+    series = "Game of nine rounds" if rubber["nine_rounds"] else "Rubber"
+    lines.append(f"{series} {state}: " + ", ".join(f"{h} {v}" for h, v in rubber["totals"].items()))
+    if rubber["settlement"] is not None:
+        lines.append("Hard score: " + ", ".join(
+            f"{p} wins {v}" if v > 0 else f"{p} owes {-v}" if v < 0 else f"{p} is square"
+            for p, v in rubber["settlement"].items()))
     if data["next"] is not None:
         nxt = data["next"]
         trump = "the turned-up card" if nxt["trump"] == "turn-up" else TRUMP_NAMES[Trump(nxt["trump"])]

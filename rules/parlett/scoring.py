@@ -91,6 +91,14 @@ def check_entry(entry: DealEntry, table: Table) -> None:
     if unknown:
         raise DealError(f"premium for {', '.join(unknown)}, who is not at this table")
     check_premiums(entry.premiums, variant)
+    for hand, bid in entry.bids.items():
+        if bid.shown:
+            continue
+        # "no-one who fails need show them": only a hidden bid may stay unseen, and it scores failed
+        if hand == DUMMY:
+            raise DealError("the dummy's bid cards are always turned up at the end of play")
+        if hand in entry.premiums:
+            raise DealError(f"{hand} played a premium with the bid cards face up, so the bid is known")
     if variant.name == "original":
         if entry.turn_up is None:
             raise DealError("Original 99 needs the turned-up card (turn_up)")

@@ -74,6 +74,11 @@ class Options:
     # two players, when the dummy beats or ties the loser: "carry" 100 forward to the winner, or
     # "double" (playing for hard score: the winner wins double, i.e. his margin counts twice)
     dummy_bonus: str = "carry"
+    # the German text (seed 004): a game of nine deals, highest total wins; no 100 target, no rubber
+    nine_rounds: bool = False
+    # playing for hard score: at the end each player settles the difference with every other
+    # player (``Scoresheet.settlement``); two players: the dummy rule's winner wins double
+    hard_score: bool = False
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], variant: Variant) -> Options:
@@ -89,7 +94,8 @@ class Options:
     def check(self, variant: Variant) -> None:
         if self.new_game_trump not in ("no_trump", "continue"):
             raise ValueError(f"new_game_trump must be 'no_trump' or 'continue', got {self.new_game_trump!r}")
-        for name in ("declarer_chooses_trumps", "nines_as_trumps", "unbidden", "hidden_bids"):
+        for name in ("declarer_chooses_trumps", "nines_as_trumps", "unbidden", "hidden_bids", "nine_rounds",
+                     "hard_score"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be true or false")
         if self.dummy_bonus not in ("carry", "double"):
@@ -108,6 +114,17 @@ class Options:
             raise ValueError("choose either rubber_games or target, not both")
         if variant.fixed_deals is not None and (self.target is not None or self.rubber_games is not None):
             raise ValueError("Original 99's rubber is exactly nine hands")
+        if self.nine_rounds:
+            if variant.fixed_deals is not None:
+                raise ValueError("Original 99 is already nine hands; nine_rounds is for the other variants")
+            if self.target is not None or self.rubber_games is not None:
+                raise ValueError("nine_rounds is a game of nine deals: no rubber_games or target with it")
+
+    @property
+    def dummy_rule(self) -> str:
+        """What the two-player dummy rule pays: "double" when playing for hard score, else the
+        ``dummy_bonus`` chosen ("carry" 100 forward by default)."""
+        return "double" if self.hard_score else self.dummy_bonus
 
     @property
     def chosen_trumps(self) -> bool:
@@ -136,4 +153,6 @@ class Table:
 
     @property
     def rubber_games(self) -> int:
+        if self.options.nine_rounds:
+            return 1  # the nine-round game is the whole series
         return self.options.rubber_games or self.variant.rubber_games
