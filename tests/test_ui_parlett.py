@@ -303,7 +303,11 @@ def test_five_players_declare_together_and_declarer_chooses_nines(ui: Any) -> No
     next(w for w in walk(setup) if isinstance(w, ScrollView)).scroll_y = 0  # scroll down to it
     frames(3)
     tap(setup.target_button)
-    frames_until(lambda: setup.target == 250)  # the ScrollView hands the tap on a moment later
+    frames_until(lambda: setup.target == "nine")  # the ScrollView hands the tap on a moment later
+    assert setup.target_button.text == "Nine rounds (German rules)"
+    frames(3)
+    tap(setup.target_button)
+    frames_until(lambda: setup.target == 250)
     assert setup.options() == {"nines_as_trumps": True, "target": 250}
     tap(setup.start_button)
     deal = manager.current_screen
@@ -420,14 +424,12 @@ def test_two_players_dummy_rule_carry_or_hard_score_double_is_chosen_and_shown(u
     manager.current = game_ui.new_game_screen()
     ui.show(manager)
     setup = manager.current_screen
-    assert setup.option_buttons["hard_score"].disabled  # a two-player rule only
     tap(next(w for w in setup.variant_row.children if w.variant == "two"))
-    assert not setup.option_buttons["hard_score"].disabled
     for field, name in zip(setup.inputs, ["Ann", "Ben"], strict=True):
         field.text = name
     if hard_score:
         tap(setup.option_buttons["hard_score"])
-    assert setup.options() == ({"dummy_bonus": "double"} if hard_score else {})
+    assert setup.options() == ({"hard_score": True} if hard_score else {})
     tap(setup.start_button)
     frames(2)
     assert any(("hard score" in t) == hard_score for t in texts(manager.current_screen) if "Game 1" in t)
@@ -443,8 +445,9 @@ def test_two_players_dummy_rule_carry_or_hard_score_double_is_chosen_and_shown(u
     else:
         assert game.carried["Ann"] == 100
         assert any("Ann carries 100 forward" in t for t in shown)
-    assert role(manager.current_screen, "total", "Ann").text == "0"  # game 2 has begun
-    assert any(f"rubber {238 + game.carried['Ann']}" in t for t in shown)
+    assert role(manager.current_screen, "game", "Ann").text == "this game 0"  # game 2 has begun
+    # the big number is the rubber's standing
+    assert role(manager.current_screen, "total", "Ann").text == str(238 + game.carried["Ann"])
 
 
 def _buttons(root: Any) -> list[Any]:
@@ -674,3 +677,175 @@ def test_a_game_the_dummy_wins_is_shown_as_a_tie_between_the_live_players(ui: An
     game_ui.after_change()
     frames(3)
     assert any("Game 3: tie (dummy)" in t for t in texts(manager.current_screen))
+
+
+# -- issue 18 (nine rounds, unshown bids, hard score) and issue 16 points 5 and 6 --------------------
+def _contrast(a: Any, b: Any) -> float:
+    def lum(c: Any) -> float:
+        lin = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c[:3]]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_setup_offers_nine_rounds_and_hard_score_and_the_game_ends_after_nine_deals(ui: Any,
+                                                                                   lang: str) -> None:
+    i18n.set_language(lang)
+    try:
+        game_ui, ctx, manager = build()
+        setup = start_three(ui, manager, game_ui)
+        from kivy.uix.scrollview import ScrollView
+
+        next(w for w in walk(setup) if isinstance(w, ScrollView)).scroll_y = 0
+        frames(3)
+        tap(setup.target_button)
+        frames_until(lambda: setup.target == "nine")
+        tap(setup.option_buttons["hard_score"])
+        frames(2)
+        assert setup.options() == {"nine_rounds": True, "hard_score": True}
+        assert setup.target_button.text == i18n.tr("Nine rounds (German rules)")
+        assert not setup.option_buttons["hard_score"].disabled
+        ui.screenshot(f"parlett-setup-nine-rounds-{lang}")
+        tap(setup.start_button)
+        assert manager.current == "parlett-deal"
+        assert any(i18n.tr("Round {n} of 9 (German rules)", n=1) in t for t in texts(manager.current_screen))
+        _play_deals(game_ui, [BIG] * 8)
+        assert not game_ui.session.sheet.over  # Ann is far past 100: the nine-round game goes on
+        _play_deals(game_ui, [SMALL])
+        game_ui.after_change()
+        frames(3)
+        assert manager.current == "parlett-winner"
+        shown = texts(manager.current_screen)
+        assert any(i18n.tr("{names} wins the game!", names="Ann") in t for t in shown)
+        settlement = role(manager.current_screen, "settlement").text
+        totals = game_ui.session.sheet.rubber_totals
+        won = 2 * totals["Ann"] - totals["Ben"] - totals["Cat"]  # Ann settles with Ben and with Cat
+        assert i18n.tr("{name} wins {points}", name="Ann", points=won) in settlement
+        assert i18n.tr("{name} owes {points}", name="Ben", points=totals["Ann"] - totals["Ben"]) in settlement
+        ui.screenshot(f"parlett-winner-hard-score-{lang}")
+        assert ctx.store.load(game_ui.session.game_id).setup["options"] == {"nine_rounds": True,
+                                                                             "hard_score": True}
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_bid_pad_offers_not_shown_for_a_failed_bid_and_the_deal_scores(ui: Any, lang: str) -> None:
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    i18n.set_language(lang)
+    try:
+        game_ui, ctx, manager = build()
+        tap(start_three(ui, manager, game_ui).start_button)
+        deal = manager.current_screen
+        enter_bid(manager, "Ann", suits="CHS")
+        tap(role(deal, "premium", "Ann"))  # Ann declares: her bid cards are face up
+        frames(2)
+        tap(role(deal, "bid", "Ben"))
+        frames_until(lambda: any(isinstance(w, ModalView) for w in Window.children))
+        pad = next(w for w in Window.children if isinstance(w, ModalView))
+        frames(2)
+        ui.screenshot(f"parlett-bid-pad-{lang}")
+        unshown = role(pad, "bid-unshown")
+        assert unshown.text == i18n.tr("Not shown (failed)") and not unshown.disabled
+        assert unshown.height >= 48 and unshown.width >= 48
+        tap(unshown)
+        frames_until(lambda: not any(isinstance(w, ModalView) for w in Window.children))
+        assert role(deal, "bid", "Ben").text == i18n.tr("not shown")
+        tap(role(deal, "bid", "Ann"))  # the declarer's pad: no "not shown"
+        frames_until(lambda: any(isinstance(w, ModalView) for w in Window.children))
+        pad = next(w for w in Window.children if isinstance(w, ModalView))
+        assert role(pad, "bid-unshown").disabled
+        pad.dismiss()
+        frames(2)
+        enter_bid(manager, "Cat", number=0)
+        set_tricks(manager, {"Ann": 6, "Ben": 2, "Cat": 1})
+        assert not deal.score_button.disabled
+        tap(deal.score_button)
+        stored = ctx.store.load(game_ui.session.game_id)
+        assert stored.actions[0]["bids"] == {"Ann": "CHS", "Ben": "unshown", "Cat": 0}
+        assert game_ui.session.sheet.deals[0].score.made == {"Ann": True, "Ben": False, "Cat": False}
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_dummys_bid_pad_has_no_not_shown(ui: Any) -> None:
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    game_ui, _, manager = build()
+    _start_variant(ui, manager, game_ui, "two")
+    tap(role(manager.current_screen, "bid", "dummy"))
+    frames_until(lambda: any(isinstance(w, ModalView) for w in Window.children))
+    pad = next(w for w in Window.children if isinstance(w, ModalView))
+    assert role(pad, "bid-unshown").disabled
+    pad.dismiss()
+
+
+def test_a_premium_bidder_whose_bid_was_entered_unshown_cannot_score(ui: Any) -> None:
+    game_ui, _, manager = build()
+    tap(start_three(ui, manager, game_ui).start_button)
+    deal = manager.current_screen
+    deal.set_bid("Ann", "unshown")
+    deal.set_bid("Ben", 4)
+    deal.set_bid("Cat", 0)
+    frames(2)
+    tap(role(deal, "premium", "Ann"))  # declared after the bid was entered as unshown
+    assert deal.offers == {"Ann": Premium.DECLARE}
+    set_tricks(manager, {"Ann": 6, "Ben": 2, "Cat": 1})
+    assert "Ann played a premium: enter the bid" in deal.status.text and deal.score_button.disabled
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_deal_entry_has_column_headings_and_a_readable_marked_warning(ui: Any, lang: str) -> None:
+    """Issue 16 point 6: headings bid/premium/tricks; "bids missing" at >= 4.5:1 and with a sign,
+    not only a colour; "NT" in German."""
+    from app.ui.parlett.common import BACKGROUND, HEADING, PANEL, WARNING
+
+    i18n.set_language(lang)
+    try:
+        game_ui, _, manager = build()
+        tap(start_three(ui, manager, game_ui).start_button)
+        deal = manager.current_screen
+        frames(2)
+        headings = [w.text for w in sorted(walk(deal), key=lambda w: w.x)
+                    if getattr(w, "role", None) == "heading" and w.text]
+        assert headings == [i18n.tr("Bid"), i18n.tr("Premium"), i18n.tr("Tricks"), i18n.tr("Made")]
+        assert deal.status.text.startswith("⚠ ")
+        assert i18n.tr("Bids missing: {names}", names="") in deal.status.text
+        assert tuple(deal.status.color) == WARNING
+        assert _contrast(WARNING, BACKGROUND) >= 4.5 and _contrast(WARNING, PANEL) >= 4.5
+        assert _contrast(HEADING, BACKGROUND) >= 4.5
+        trump = [w.text for w in walk(deal) if getattr(w, "text", None) in ("NT", "OT")]
+        assert trump == (["NT"] if lang == "en" else ["OT"])
+        ui.screenshot(f"parlett-deal-headings-{lang}")
+    finally:
+        i18n.set_language("en")
+
+
+def test_totals_big_numbers_are_the_rubber_standings_and_the_deal_list_shows_that_it_scrolls(ui: Any) -> None:
+    """Issue 16 point 5: after game 1 the big numbers were the new game's (0 0 0) while the rubber
+    stood 238-0-0 in small print; the deal list's third row was cut off with no sign it scrolls."""
+    game_ui, _, manager = build()
+    tap(start_three(ui, manager, game_ui).start_button)
+    _play_deals(game_ui, [BIG, BIG, SMALL, SMALL, SMALL, SMALL])  # game 1 ends after the second deal
+    game_ui.show_totals()
+    frames(3)
+    totals = manager.current_screen
+    sheet = game_ui.session.sheet
+    for hand in ("Ann", "Ben", "Cat"):
+        assert role(totals, "total", hand).text == str(sheet.rubber_totals[hand])
+        assert role(totals, "game", hand).text == f"this game {sheet.game_totals[hand]}"
+    big, small = role(totals, "total", "Ann"), role(totals, "game", "Ann")
+    assert big.font_size > 2 * small.font_size
+    hint = role(totals, "scroll-hint")
+    frames_until(lambda: hint.text.startswith("▼"))
+    assert "more below" in hint.text
+    heading = find(totals, text="Every deal (6): tap one to correct it")
+    assert heading.font_size >= 18
+    ui.screenshot("parlett-totals-scroll-hint")
+    totals.deal_scroll.scroll_y = 0
+    frames_until(lambda: hint.text.startswith("▲"))

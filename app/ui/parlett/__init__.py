@@ -107,13 +107,16 @@ class ParlettUI:
         sheet = self.session.sheet
         variant, options = sheet.table.variant, sheet.table.options
         if variant.fixed_deals is not None:
-            return tr("Hand {n} of {total}", n=min(len(sheet.deals) + 1, variant.fixed_deals),
+            text = tr("Hand {n} of {total}", n=min(len(sheet.deals) + 1, variant.fixed_deals),
                       total=variant.fixed_deals)
-        if options.target is not None:
-            return tr("Playing to {points}", points=options.target)
-        game = min(len(sheet.games) + 1, sheet.table.rubber_games)
-        text = tr("Game {n} of {total} · to 100", n=game, total=sheet.table.rubber_games)
-        if variant.has_dummy and options.dummy_bonus == "double":
+        elif options.target is not None:
+            text = tr("Playing to {points}", points=options.target)
+        elif options.nine_rounds:
+            text = tr("Round {n} of 9 (German rules)", n=min(len(sheet.deals) + 1, 9))
+        else:
+            game = min(len(sheet.games) + 1, sheet.table.rubber_games)
+            text = tr("Game {n} of {total} · to 100", n=game, total=sheet.table.rubber_games)
+        if options.hard_score or (variant.has_dummy and options.dummy_rule == "double"):
             text += " · " + tr("hard score")
         return text
 

@@ -24,8 +24,10 @@ BACKGROUND = (0.10, 0.24, 0.16, 1)  # card-table green
 PANEL = (0.14, 0.30, 0.20, 1)
 ACCENT = (0.85, 0.65, 0.15, 1)  # gold: the main action (a flat fill, not tinting a grey image)
 ON_ACCENT = (0.08, 0.08, 0.06, 1)  # text on gold: contrast about 8:1 (white on gold is 2:1)
-WARNING = (0.85, 0.30, 0.15, 1)
+WARNING = (1.0, 0.72, 0.45, 1)  # light orange: 7.1:1 on the table green, 5.7:1 on a panel
+WARNING_SIGN = "⚠ "  # problems are marked by a sign too, not by colour alone (DejaVu Sans has it)
 GOOD = (0.35, 0.80, 0.40, 1)
+HEADING = (0.80, 0.80, 0.80, 1)  # light grey column headings: 7.5:1 on the table green
 RED_SUIT = (0.95, 0.35, 0.35, 1)
 WHITE = (1, 1, 1, 1)
 # player colours for the chart and the totals (distinct on green)
@@ -57,7 +59,7 @@ def trump_symbol(trump: Trump | None) -> str:
     if trump is Trump.NINES:
         return "9"
     if trump is Trump.NO_TRUMP:
-        return "NT"
+        return tr("NT")  # German: OT ("ohne Trumpf")
     return SUIT_SYMBOL[trump.value]
 
 

@@ -20,10 +20,12 @@ from app.parlett_game import EntryRejected
 from app.ui.parlett.common import (
     ACCENT,
     GOOD,
+    HEADING,
     PANEL,
     SUIT_SYMBOL,
     TOUCH,
     WARNING,
+    WARNING_SIGN,
     button,
     highlight,
     label,
@@ -32,7 +34,7 @@ from app.ui.parlett.common import (
     trump_name,
     trump_symbol,
 )
-from rules.parlett.bids import Bid, parse_bid
+from rules.parlett.bids import UNSHOWN_JSON, Bid, parse_bid
 from rules.parlett.cards import parse_card
 from rules.parlett.premiums import Announcements, Premium, PremiumError, resolve_offers
 from rules.parlett.scoring import Trump, trump_of_turn_up
@@ -55,13 +57,16 @@ def hand_name(hand: str) -> str:
 def bid_text(raw: str | int | None, bid: Bid | None) -> str:
     if raw is None or bid is None:
         return "—"
+    if not bid.shown:
+        return tr("not shown")
     if isinstance(raw, str):
         return "".join(coloured_symbol(c) for c in bid.cards or raw) + f" = {bid.label()}"
     return bid.label()
 
 
 class BidPad(ModalView):
-    """Three taps on suit symbols, or one tap on a number."""
+    """Three taps on suit symbols, or one tap on a number; or "Not shown" for a player who failed
+    and keeps the bid cards face down (the seed: "no-one who fails need show them")."""
 
     def __init__(self, screen: DealScreen, hand: str, **kwargs: Any) -> None:
         super().__init__(size_hint=(0.95, 0.95), auto_dismiss=False, **kwargs)
@@ -87,9 +92,17 @@ class BidPad(ModalView):
             numbers.add_widget(nb)
         box.add_widget(numbers)
         row = BoxLayout(spacing=8, size_hint_y=None, height=52)
+        # a premium bidder's cards are face up and the dummy's are always turned up: their bid is known
+        self.unshown = button(tr("Not shown (failed)"), lambda: self.choose(UNSHOWN_JSON), font=20,
+                              disabled=hand == DUMMY or hand in screen.offers)
+        self.unshown.role = "bid-unshown"
+        row.add_widget(self.unshown)
         row.add_widget(button(tr("Clear"), self.clear))
         row.add_widget(button(tr("Cancel"), self.dismiss))
         box.add_widget(row)
+        box.add_widget(label(tr("Not shown: a player who failed may keep the bid cards face down. "
+                                "Whoever made it shows them."), font=17, wrap=True,
+                             size_hint_y=None, height=52))
         box.add_widget(Widget())  # takes the spare height below, keeping the pad at the top
         self.add_widget(box)
         self._show()
@@ -335,6 +348,9 @@ class DealScreen(Screen):
         missing = [hand_name(h) for h in table.hands if h not in self.bids]
         if missing:
             return tr("Bids missing: {names}", names=", ".join(missing))
+        for hand in self.premiums():
+            if self.bids.get(hand) == UNSHOWN_JSON:
+                return tr("{name} played a premium: enter the bid", name=hand_name(hand))
         total, want = self.tricks_total(), table.variant.tricks
         if total != want:
             return tr("Tricks add up to {total}, not {want}", total=total, want=want)
@@ -370,6 +386,15 @@ class DealScreen(Screen):
         hidden = table.options.hidden_bids and not self.revealed
         premiums = self.premiums()
         grid = GridLayout(cols=5, spacing=4)
+        # column headings: a row of fixed height (a GridLayout row whose cells have no size hint)
+        has_premium = table.variant.can_reveal or table.variant.many_declare
+        for heading, extra_kw in (("", {}), (tr("Bid"), {}), (tr("Premium") if has_premium else "", {}),
+                                  (tr("Tricks"), {"size_hint_x": None, "width": 2 * TOUCH + 46}),
+                                  (tr("Made"), {"size_hint_x": 0.3})):
+            head = label(heading, font=16, color=HEADING, size_hint_y=None, height=24, shorten=True,
+                         **extra_kw)
+            head.role = "heading"
+            grid.add_widget(head)
         for hand in table.hands:
             grid.add_widget(label(hand_name(hand), font=18 if portrait else 22, shorten=True))
             raw = self.bids.get(hand)
@@ -436,7 +461,8 @@ class DealScreen(Screen):
 
         problem = self.problem()
         check = tr("Tricks: {total} of {want}", total=self.tricks_total(), want=table.variant.tricks)
-        self.status = label(problem or check + "  ✓", font=20, color=WARNING if problem else GOOD,
+        self.status = label(WARNING_SIGN + problem if problem else check + "  ✓", font=20,
+                            color=WARNING if problem else GOOD,
                             symbols=True, wrap=True, size_hint_y=None, height=34)
         # a long list of names (German, portrait) wraps onto a second line instead of running off-screen
         self.status.bind(texture_size=lambda w, s: setattr(w, "height", max(34, s[1])))
@@ -463,7 +489,7 @@ class DealScreen(Screen):
             else:
                 self.ui.session.add_deal(self.deal_json())
         except EntryRejected as exc:
-            self.status.text = tr("The rules refuse this: {why}", why=str(exc))
+            self.status.text = WARNING_SIGN + tr("The rules refuse this: {why}", why=str(exc))
             self.status.color = WARNING
             return
         self.ui.after_change()

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from app.ui.parlett import ParlettUI
 
 ROW = 48
+NINE = "nine"  # the series choice for the German text's game of nine rounds
 
 
 def variant_title(name: str) -> str:
@@ -36,7 +37,7 @@ class SetupScreen(Screen):
         self.ui = ui
         self.variant = "three"
         self.dealer_index = 0
-        self.target: int | None = None
+        self.target: int | str | None = None  # None: the variant's rubber; "nine": nine rounds; or points
         self.flags = {"hidden_bids": False, "new_game_no_trump": True, "declarer_chooses_trumps": False,
                       "nines_as_trumps": False, "unbidden": False, "hard_score": False}
         self.inputs: list[TextInput] = []
@@ -78,7 +79,7 @@ class SetupScreen(Screen):
                           ("declarer_chooses_trumps", tr("Declarer chooses trumps")),
                           ("nines_as_trumps", tr("Nines as trumps")),
                           ("unbidden", tr("Unbidden (last three cards are the bid)")),
-                          ("hard_score", tr("Hard score: dummy rule wins double, not +100"))):
+                          ("hard_score", tr("Hard score: settle up at the end"))):
             toggle = FitToggle(text, font=15, state="down" if self.flags[key] else "normal", height=ROW)
             toggle.flag = key
             toggle.bind(state=lambda b, s: self.flags.__setitem__(b.flag, s == "down"))
@@ -126,7 +127,6 @@ class SetupScreen(Screen):
         for child in self.variant_row.children:
             child.state = "down" if child.variant == name else "normal"
         self.option_buttons["unbidden"].disabled = name != "three"
-        self.option_buttons["hard_score"].disabled = not variant.has_dummy
         for key in ("declarer_chooses_trumps", "nines_as_trumps", "new_game_no_trump"):
             self.option_buttons[key].disabled = name == "original"
         self.refresh()
@@ -140,7 +140,8 @@ class SetupScreen(Screen):
         self.refresh()
 
     def next_target(self) -> None:
-        choices: list[int | None] = [None, 250, 500]
+        """The series: the variant's rubber, the German text's nine rounds, or a target score."""
+        choices: list[int | str | None] = [None, NINE, 250, 500]
         self.target = choices[(choices.index(self.target) + 1) % len(choices)]
         self.refresh()
 
@@ -154,12 +155,14 @@ class SetupScreen(Screen):
             for key in ("declarer_chooses_trumps", "nines_as_trumps"):
                 if self.flags[key]:
                     chosen[key] = True
-            if self.target is not None:
+            if self.target == NINE:
+                chosen["nine_rounds"] = True
+            elif self.target is not None:
                 chosen["target"] = self.target
         if self.variant == "three" and self.flags["unbidden"]:
             chosen["unbidden"] = True
-        if VARIANTS[self.variant].has_dummy and self.flags["hard_score"]:
-            chosen["dummy_bonus"] = "double"
+        if self.flags["hard_score"]:
+            chosen["hard_score"] = True  # two players: the dummy rule's winner wins double
         return chosen
 
     def refresh(self) -> None:
@@ -172,8 +175,12 @@ class SetupScreen(Screen):
         else:
             self.target_button.disabled = False
             games = VARIANTS[self.variant].rubber_games
-            self.target_button.text = (tr("Rubber: {n} games", n=games) if self.target is None
-                                       else tr("Play to {points} points", points=self.target))
+            if self.target is None:
+                self.target_button.text = tr("Rubber: {n} games", n=games)
+            elif self.target == NINE:
+                self.target_button.text = tr("Nine rounds (German rules)")
+            else:
+                self.target_button.text = tr("Play to {points} points", points=self.target)
         self.error.text = ""
 
     def start(self) -> None:

@@ -65,13 +65,15 @@ class TotalsScreen(Screen):
             colour = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
             cell.add_widget(label(hand_name(hand), font=20 if portrait else 24, color=colour, bold=True,
                                   shorten=True, size_hint_x=1.4 if portrait else 1))
-            shown = game[hand] if sheet.uses_games else rubber[hand]
-            big = label(str(shown), font=56 if not portrait else 34, bold=True)
+            # the big number is the standing: the rubber total (the current game's score below it)
+            big = label(str(rubber[hand]), font=56 if not portrait else 34, bold=True)
             big.hand, big.role = hand, "total"
             cell.add_widget(big)
-            if sheet.uses_games:
-                cell.add_widget(label(tr("rubber {points}", points=rubber[hand]), font=16 if portrait else 18,
-                                      size_hint_x=1.2 if portrait else 1))
+            if sheet.uses_games and sheet.table.rubber_games > 1:
+                in_game = label(tr("this game {points}", points=game[hand]), font=16 if portrait else 18,
+                                size_hint_x=1.2 if portrait else 1)
+                in_game.hand, in_game.role = hand, "game"
+                cell.add_widget(in_game)
             if sheet.deals:
                 last = sheet.deals[-1].score
                 grey = (0.8, 0.8, 0.8, 1)
@@ -100,6 +102,7 @@ class TotalsScreen(Screen):
             box.add_widget(label(text, font=22, color=ACCENT, size_hint_y=None, height=34, shorten=True))
 
         deals = GridLayout(cols=1, spacing=2, size_hint_y=None)
+        self.deal_rows = deals
         deals.bind(minimum_height=deals.setter("height"))
         for d in reversed(sheet.deals):
             scores = "  ".join(f"{hand_name(h)} {v:+d}" for h, v in d.score.total.items())
@@ -111,10 +114,24 @@ class TotalsScreen(Screen):
             entry.role, entry.deal_index = "deal", d.number - 1
             deals.add_widget(entry)
         if sheet.deals:
-            box.add_widget(label(tr("Tap a deal to correct it"), font=14, size_hint_y=None, height=20))
-        scroll = ScrollView(do_scroll_x=False)
+            head = BoxLayout(size_hint_y=None, height=28, spacing=6)
+            head.add_widget(label(tr("Every deal ({n}): tap one to correct it", n=len(sheet.deals)), font=18,
+                                  halign="left", shorten=True))
+            # a second cue that the list goes on below the screen's edge (shown only when it does)
+            self.scroll_hint = label("", font=18, color=ACCENT, symbols=True, size_hint_x=0.6, shorten=True)
+            self.scroll_hint.role = "scroll-hint"
+            head.add_widget(self.scroll_hint)
+            box.add_widget(head)
+        # the bar stays visible (not only while scrolling): the list is seen to scroll
+        scroll = ScrollView(do_scroll_x=False, bar_width=10, scroll_type=["bars", "content"],
+                            bar_color=ACCENT, bar_inactive_color=(0.85, 0.65, 0.15, 0.7))
         scroll.add_widget(deals)
         box.add_widget(scroll)
+        self.deal_scroll = scroll
+        if sheet.deals:
+            for what in (deals, scroll):
+                what.bind(height=lambda *_: self._scroll_hint())
+            scroll.bind(scroll_y=lambda *_: self._scroll_hint())
         if self.message:
             box.add_widget(label(self.message, font=15, size_hint_y=None, height=26, shorten=True))
 
@@ -133,6 +150,16 @@ class TotalsScreen(Screen):
             nxt.role = "next"
             bottom.add_widget(nxt)
         box.add_widget(bottom)
+
+    def _scroll_hint(self) -> None:
+        """"▼ more below" while deals are hidden below the list's edge, "▲ more above" at the end."""
+        scroll, rows = self.deal_scroll, self.deal_rows
+        if rows.height <= scroll.height + 1:
+            self.scroll_hint.text = ""
+        elif scroll.scroll_y > 0.01:
+            self.scroll_hint.text = "▼ " + tr("more below: scroll")
+        else:
+            self.scroll_hint.text = "▲ " + tr("more above: scroll")
 
     def export(self) -> None:
         path = self.ui.session.export()

@@ -16,6 +16,14 @@ if TYPE_CHECKING:
     from app.ui.parlett import ParlettUI
 
 
+def settle_text(player: str, points: int) -> str:
+    if points > 0:
+        return tr("{name} wins {points}", name=player, points=points)
+    if points < 0:
+        return tr("{name} owes {points}", name=player, points=-points)
+    return tr("{name} is square", name=player)
+
+
 class WinnerScreen(Screen):
     def __init__(self, ui: ParlettUI, **kwargs: Any) -> None:
         super().__init__(name="parlett-winner", **kwargs)
@@ -32,8 +40,12 @@ class WinnerScreen(Screen):
         box = self.root_box
         box.clear_widgets()
         winners = " & ".join(sheet.winners)
-        text = tr("{names} wins the rubber!", names=winners) if len(sheet.winners) == 1 else tr(
-            "{names} share the rubber!", names=winners)
+        if sheet.table.options.nine_rounds:  # the German text's game: no rubber
+            text = tr("{names} wins the game!", names=winners) if len(sheet.winners) == 1 else tr(
+                "{names} share the game!", names=winners)
+        else:
+            text = tr("{names} wins the rubber!", names=winners) if len(sheet.winners) == 1 else tr(
+                "{names} share the rubber!", names=winners)
         self.headline = label(text, font=40, bold=True, color=ACCENT, wrap=True)
         box.add_widget(self.headline)
         if sheet.margin:  # "...who has then won, and by how much" (the seed on Original 99)
@@ -45,9 +57,16 @@ class WinnerScreen(Screen):
             index = sheet.table.hands.index(hand)
             box.add_widget(label(f"{hand_name(hand)}   {totals[hand]}", font=30,
                                  color=PLAYER_COLOURS[index % len(PLAYER_COLOURS)]))
-        if sheet.games:
+        if sheet.games and not sheet.table.options.nine_rounds:
             games = "   ".join(self.game_line(g) for g in sheet.games)
             box.add_widget(label(games, font=18, wrap=True))
+        settlement = sheet.settlement
+        if settlement is not None:  # hard score: who wins or owes what, in points
+            self.settlement = label(tr("Hard score: {list}", list=", ".join(
+                settle_text(p, v) for p, v in sorted(settlement.items(), key=lambda pv: -pv[1]))),
+                font=22, color=ACCENT, wrap=True)
+            self.settlement.role = "settlement"
+            box.add_widget(self.settlement)
         row = BoxLayout(size_hint_y=None, height=64, spacing=8)
         row.add_widget(button(tr("Chart"), lambda: self.ui.go("parlett-chart")))
         row.add_widget(button(tr("Deals"), self.ui.show_totals))
