@@ -257,3 +257,19 @@ def replay_json_of(sheet: Scoresheet) -> dict:  # type: ignore[type-arg]
     from rules.parlett.replay import summary
 
     return summary(sheet)
+
+
+@given(records())
+def test_a_nine_round_game_is_over_exactly_after_nine_deals_with_no_100_premium(record) -> None:  # type: ignore[no-untyped-def]
+    if not record["options"].get("nine_rounds"):
+        record = record | {"options": {**record["options"], "nine_rounds": True}}
+        if record["variant"] == "original":
+            return
+        record["options"].pop("target", None)
+    sheet = sheet_from_record(playable(record))
+    assert sheet.over == (len(sheet.deals) == 9)
+    assert len(sheet.deals) == min(9, len(record["deals"]))
+    for game in sheet.games:
+        assert game.deals == 9 and set(game.premiums.values()) == {0}
+    if sheet.over:
+        assert sheet.rubber_totals == {h: v for h, v in sheet.games[0].final.items()}

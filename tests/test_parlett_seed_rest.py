@@ -270,3 +270,16 @@ def test_the_docs_unshown_example_hides_a_failed_bid_and_the_trump_still_follows
     data = replay_json(rec)
     assert any(b == "not shown" for d in data["deals"] for b in d["bids"].values())
 
+
+
+def test_the_docs_examples_through_the_replay_command(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    for name, (rec, printed) in docs_examples().items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(rec), encoding="utf-8")
+        result = subprocess.run([sys.executable, "-m", "app", "replay", str(path)], cwd=ROOT,
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.rstrip("\n") == printed, name
