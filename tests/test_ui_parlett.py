@@ -849,3 +849,32 @@ def test_totals_big_numbers_are_the_rubber_standings_and_the_deal_list_shows_tha
     ui.screenshot("parlett-totals-scroll-hint")
     totals.deal_scroll.scroll_y = 0
     frames_until(lambda: hint.text.startswith("▲"))
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_five_players_hard_score_settlement_fits_the_winner_screen(ui: Any, lang: str) -> None:
+    i18n.set_language(lang)
+    try:
+        game_ui, _, manager = build()
+        setup = _start_variant(ui, manager, game_ui, "five")
+        del setup
+        session = game_ui.session
+        from app.parlett_game import ParlettSession
+
+        players = list(session.table.players)
+        game_ui.session = ParlettSession.new(session.store, "five", players, players[0],
+                                             {"hard_score": True, "target": 250})
+        deal = {"bids": dict.fromkeys(players, 1), "tricks": dict(zip(players, (5, 1, 1, 1, 1), strict=True)),
+                "premium": {players[0]: "declare"}}
+        while not game_ui.session.sheet.over:
+            game_ui.session.add_deal(deal)
+        game_ui.after_change()
+        frames(4)
+        screen = manager.current_screen
+        assert manager.current == "parlett-winner"
+        settlement = role(screen, "settlement")
+        assert settlement.texture_size[1] <= settlement.height + 1  # the wrapped lines fit their row
+        assert settlement.texture_size[0] <= screen.width
+        ui.screenshot(f"parlett-winner-five-hard-score-{lang}")
+    finally:
+        i18n.set_language("en")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from app.i18n import tr
@@ -53,10 +54,14 @@ class WinnerScreen(Screen):
                                  size_hint_y=None, height=34))
         totals = sheet.rubber_totals
         ranking = sorted(sheet.table.hands, key=lambda h: -totals[h])
+        # one line each for up to three hands; four or five share rows so the settlement still fits
+        ranks = GridLayout(cols=1 if len(ranking) <= 3 else 3)
         for hand in ranking:
             index = sheet.table.hands.index(hand)
-            box.add_widget(label(f"{hand_name(hand)}   {totals[hand]}", font=30,
-                                 color=PLAYER_COLOURS[index % len(PLAYER_COLOURS)]))
+            ranks.add_widget(label(f"{hand_name(hand)}   {totals[hand]}",
+                                   font=30 if len(ranking) <= 3 else 26,
+                                   color=PLAYER_COLOURS[index % len(PLAYER_COLOURS)]))
+        box.add_widget(ranks)
         if sheet.games and not sheet.table.options.nine_rounds:
             games = "   ".join(self.game_line(g) for g in sheet.games)
             box.add_widget(label(games, font=18, wrap=True))
@@ -64,7 +69,8 @@ class WinnerScreen(Screen):
         if settlement is not None:  # hard score: who wins or owes what, in points
             self.settlement = label(tr("Hard score: {list}", list=", ".join(
                 settle_text(p, v) for p, v in sorted(settlement.items(), key=lambda pv: -pv[1]))),
-                font=22, color=ACCENT, wrap=True)
+                font=22, color=ACCENT, wrap=True, size_hint_y=None)
+            self.settlement.bind(texture_size=lambda w, t: setattr(w, "height", t[1] + 8))
             self.settlement.role = "settlement"
             box.add_widget(self.settlement)
         row = BoxLayout(size_hint_y=None, height=64, spacing=8)
