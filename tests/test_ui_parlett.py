@@ -878,3 +878,30 @@ def test_five_players_hard_score_settlement_fits_the_winner_screen(ui: Any, lang
         ui.screenshot(f"parlett-winner-five-hard-score-{lang}")
     finally:
         i18n.set_language("en")
+
+
+def test_the_bid_pad_fits_a_portrait_phone_in_german(ui: Any) -> None:
+    from kivy.core.window import Window
+    from kivy.uix.label import Label
+    from kivy.uix.modalview import ModalView
+
+    i18n.set_language("de")
+    try:
+        game_ui, _, manager = build()
+        ui.resize(360, 600)
+        tap(start_three(ui, manager, game_ui).start_button)
+        frames(3)
+        tap(role(manager.current_screen, "bid", "Ann"))
+        frames_until(lambda: any(isinstance(w, ModalView) for w in Window.children))
+        pad = next(w for w in Window.children if isinstance(w, ModalView))
+        frames(4)
+        ui.screenshot("parlett-bid-pad-portrait-de")
+        for w in walk(pad):
+            if isinstance(w, Label) and w.text:
+                assert w.texture_size[0] <= w.width + 1 and w.texture_size[1] <= w.height + 2, (
+                    w.text, w.size, w.texture_size)
+                left, bottom = w.to_window(*w.pos)
+                assert left >= -1 and left + w.width <= 361 and bottom >= -1, (w.text, w.pos)
+        pad.dismiss()
+    finally:
+        i18n.set_language("en")

@@ -72,6 +72,7 @@ class BidPad(ModalView):
         super().__init__(size_hint=(0.95, 0.95), auto_dismiss=False, **kwargs)
         self.screen, self.hand, self.letters = screen, hand, ""
         variant = screen.ui.session_table().variant
+        portrait = screen.height > screen.width  # a phone: the four suit keys are 75 px wide
         box = BoxLayout(orientation="vertical", padding=10, spacing=8)
         paint(box, PANEL)
         box.add_widget(label(tr("{name}'s bid", name=hand_name(hand)), font=24, size_hint_y=None, height=36))
@@ -80,7 +81,7 @@ class BidPad(ModalView):
         suits = BoxLayout(spacing=8, size_hint_y=None, height=64)
         for letter in "CHSD":
             b = button(f"{SUIT_SYMBOL[letter]}  {'3210'['CHSD'.index(letter)]}",
-                       lambda letter=letter: self.tap_suit(letter), font=34, symbols=True,
+                       lambda letter=letter: self.tap_suit(letter), font=26 if portrait else 34, symbols=True,
                        color=suit_colour(letter))
             b.suit_letter = letter
             suits.add_widget(b)
@@ -96,13 +97,19 @@ class BidPad(ModalView):
         self.unshown = button(tr("Not shown (failed)"), lambda: self.choose(UNSHOWN_JSON), font=20,
                               disabled=hand == DUMMY or hand in screen.offers)
         self.unshown.role = "bid-unshown"
-        row.add_widget(self.unshown)
+        if screen.height > screen.width:  # a portrait phone: a row of its own, its words on one line
+            alone = BoxLayout(size_hint_y=None, height=52)
+            alone.add_widget(self.unshown)
+            box.add_widget(alone)
+        else:
+            row.add_widget(self.unshown)
         row.add_widget(button(tr("Clear"), self.clear))
         row.add_widget(button(tr("Cancel"), self.dismiss))
         box.add_widget(row)
-        box.add_widget(label(tr("Not shown: a player who failed may keep the bid cards face down. "
-                                "Whoever made it shows them."), font=17, wrap=True,
-                             size_hint_y=None, height=52))
+        note = label(tr("Not shown: a player who failed may keep the bid cards face down. "
+                        "Whoever made it shows them."), font=17, wrap=True, size_hint_y=None, height=52)
+        note.bind(texture_size=lambda w, t: setattr(w, "height", max(52, t[1] + 4)))  # 3-4 lines on a phone
+        box.add_widget(note)
         box.add_widget(Widget())  # takes the spare height below, keeping the pad at the top
         self.add_widget(box)
         self._show()
