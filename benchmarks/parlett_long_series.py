@@ -15,6 +15,7 @@ another checkout (e.g. ``git worktree add /tmp/old b743611``) for a before/after
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import random
 import sys
@@ -49,6 +50,8 @@ def main() -> None:
     more = 300
     for label, options in (("games to 100", {"rubber_games": 10**9}), ("to a target", {"target": 10**9})):
         for size in args.sizes:
+            sheet = record = entries = None  # the last row's sheet must not be alive (and scanned by
+            gc.collect()                      # the garbage collector) while this one is measured
             record = long_record(size + more, options)
             deals = record["deals"]
             assert isinstance(deals, list)
