@@ -55,7 +55,8 @@ class WinnerScreen(Screen):
         totals = sheet.rubber_totals
         ranking = sorted(sheet.table.hands, key=lambda h: -totals[h])
         # one line each for up to three hands; four or five share rows so the settlement still fits
-        ranks = GridLayout(cols=1 if len(ranking) <= 3 else 3)
+        portrait = self.height > self.width  # a phone is tall enough for a line each
+        ranks = GridLayout(cols=1 if len(ranking) <= 3 or portrait else 3)
         for hand in ranking:
             index = sheet.table.hands.index(hand)
             ranks.add_widget(label(f"{hand_name(hand)}   {totals[hand]}",
