@@ -826,29 +826,36 @@ def test_deal_entry_has_column_headings_and_a_readable_marked_warning(ui: Any, l
         i18n.set_language("en")
 
 
-def test_totals_big_numbers_are_the_rubber_standings_and_the_deal_list_shows_that_it_scrolls(ui: Any) -> None:
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_totals_big_numbers_are_the_rubber_standings_and_the_deal_list_shows_that_it_scrolls(
+        ui: Any, lang: str) -> None:
     """Issue 16 point 5: after game 1 the big numbers were the new game's (0 0 0) while the rubber
     stood 238-0-0 in small print; the deal list's third row was cut off with no sign it scrolls."""
-    game_ui, _, manager = build()
-    tap(start_three(ui, manager, game_ui).start_button)
-    _play_deals(game_ui, [BIG, BIG, SMALL, SMALL, SMALL, SMALL])  # game 1 ends after the second deal
-    game_ui.show_totals()
-    frames(3)
-    totals = manager.current_screen
-    sheet = game_ui.session.sheet
-    for hand in ("Ann", "Ben", "Cat"):
-        assert role(totals, "total", hand).text == str(sheet.rubber_totals[hand])
-        assert role(totals, "game", hand).text == f"this game {sheet.game_totals[hand]}"
-    big, small = role(totals, "total", "Ann"), role(totals, "game", "Ann")
-    assert big.font_size > 2 * small.font_size
-    hint = role(totals, "scroll-hint")
-    frames_until(lambda: hint.text.startswith("▼"))
-    assert "more below" in hint.text
-    heading = find(totals, text="Every deal (6): tap one to correct it")
-    assert heading.font_size >= 18
-    ui.screenshot("parlett-totals-scroll-hint")
-    totals.deal_scroll.scroll_y = 0
-    frames_until(lambda: hint.text.startswith("▲"))
+    i18n.set_language(lang)
+    try:
+        game_ui, _, manager = build()
+        tap(start_three(ui, manager, game_ui).start_button)
+        _play_deals(game_ui, [BIG, BIG, SMALL, SMALL, SMALL, SMALL])  # game 1 ends after the second deal
+        game_ui.show_totals()
+        frames(3)
+        totals = manager.current_screen
+        sheet = game_ui.session.sheet
+        for hand in ("Ann", "Ben", "Cat"):
+            assert role(totals, "total", hand).text == str(sheet.rubber_totals[hand])
+            in_game = i18n.tr("this game {points}", points=sheet.game_totals[hand])
+            assert role(totals, "game", hand).text == in_game
+        big, small = role(totals, "total", "Ann"), role(totals, "game", "Ann")
+        assert big.font_size > 2 * small.font_size
+        hint = role(totals, "scroll-hint")
+        frames_until(lambda: hint.text.startswith("▼"))
+        assert i18n.tr("more below: scroll") in hint.text
+        heading = find(totals, text=i18n.tr("Every deal ({n}): tap one to correct it", n=6))
+        assert heading.font_size >= 18
+        ui.screenshot(f"parlett-totals-scroll-hint-{lang}")
+        totals.deal_scroll.scroll_y = 0
+        frames_until(lambda: hint.text.startswith("▲"))
+    finally:
+        i18n.set_language("en")
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
