@@ -8,6 +8,7 @@ the finished games, the rubber totals, and who deals next in which trump.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 
 from rules.errors import InvalidActionError
@@ -74,25 +75,35 @@ class Scoresheet:
         v, o = self.table.variant, self.table.options
         return v.game_to is not None and o.target is None
 
+    # Each of these is read for every deal added, so none of them walks the whole rubber: a long
+    # rubber (a target nobody reaches) once replayed in quadratic time (issue 17, point 5). Deals
+    # are in game order, so a game's deals are found by bisection, and the last deal carries the
+    # running totals. tests/test_parlett_properties.py checks them against the plain definitions.
+    def _first_deal_of(self, game: int) -> int:
+        """The index in ``deals`` of the first deal of ``game`` (``len(deals)`` if it has none)."""
+        return bisect_left(self.deals, game, key=lambda d: d.game)
+
     @property
     def current_game_deals(self) -> tuple[DealResult, ...]:
-        game = len(self.games) + 1
-        return tuple(d for d in self.deals if d.game == game)
+        return self.deals[self._first_deal_of(len(self.games) + 1):]
+
+    def _last_of_current_game(self) -> DealResult | None:
+        if self.deals and self.deals[-1].game == len(self.games) + 1:
+            return self.deals[-1]
+        return None
 
     @property
     def game_totals(self) -> dict[str, int]:
-        current = self.current_game_deals
-        return dict(current[-1].game_totals) if current else dict.fromkeys(self.table.hands, 0)
+        last = self._last_of_current_game()
+        return dict(last.game_totals) if last is not None else dict.fromkeys(self.table.hands, 0)
 
     @property
     def rubber_totals(self) -> dict[str, int]:
-        totals = dict.fromkeys(self.table.hands, 0)
-        for game in self.games:
-            for h, v in game.final.items():
-                totals[h] += v
-        for h, v in self.game_totals.items():
-            totals[h] += v
-        return totals
+        """Finished games (with their premiums) plus this game so far: the last deal's running
+        rubber totals (a game's last deal shows them with the game's premiums in)."""
+        if not self.deals:
+            return dict.fromkeys(self.table.hands, 0)
+        return dict(self.deals[-1].rubber_totals)
 
     @property
     def over(self) -> bool:
@@ -127,7 +138,8 @@ class Scoresheet:
         if not self.uses_games:
             return players[(self.table.first_dealer + len(self.deals)) % len(players)]
         game_index = len(self.games)
-        return players[(self.table.first_dealer + game_index + len(self.current_game_deals)) % len(players)]
+        in_this_game = len(self.deals) - self._first_deal_of(game_index + 1)
+        return players[(self.table.first_dealer + game_index + in_this_game) % len(players)]
 
     @property
     def next_trump(self) -> Trump | None:
@@ -135,12 +147,13 @@ class Scoresheet:
         variant, options = self.table.variant, self.table.options
         if variant.name == "original":
             return None
-        previous = self.current_game_deals if options.new_game_trump == "no_trump" else self.deals
-        if not previous:
+        last = self._last_of_current_game() if options.new_game_trump == "no_trump" else (
+            self.deals[-1] if self.deals else None)
+        if last is None:
             return Trump(variant.first_trump)
         if options.declarer_chooses_trumps:
-            return previous[-1].trump  # nobody bids: the trump stays as it was
-        return trump_after(previous[-1].score, variant)
+            return last.trump  # nobody bids: the trump stays as it was
+        return trump_after(last.score, variant)
 
     def priority(self) -> tuple[str, ...]:
         """Who may announce a premium first in the next deal (the dealer's left first)."""
@@ -170,9 +183,15 @@ class Scoresheet:
         sheet = replace(self, deals=(*self.deals, result))
         if self.uses_games and variant.game_to is not None and any(v >= variant.game_to
                                                                    for v in game_totals.values()):
-            sheet = replace(sheet, games=(*sheet.games, self._finish_game(result, game_totals)))
-            # the last deal of a game shows the rubber totals with the game's premiums in them
-            sheet = replace(sheet, deals=(*self.deals, replace(result, rubber_totals=sheet.rubber_totals)))
+            finished = self._finish_game(result, game_totals)
+            # the last deal of a game shows the rubber totals with the game's premiums in them:
+            # the finished games before it, plus this game's final score
+            before = self.rubber_totals
+            for h, v in self.game_totals.items():
+                before[h] -= v
+            totals = {h: before[h] + finished.final[h] for h in before}
+            sheet = replace(sheet, games=(*sheet.games, finished),
+                            deals=(*self.deals, replace(result, rubber_totals=totals)))
         return sheet
 
     def _finish_game(self, last: DealResult, totals: dict[str, int]) -> GameResult:
@@ -192,5 +211,5 @@ class Scoresheet:
                 bonus = self.table.options.dummy_bonus
                 # hard score settles the live players' difference: winning double adds it once more
                 carried[winners[0]] = DUMMY_CARRY if bonus == "carry" else best - loser
-        deals = sum(1 for d in self.deals if d.game == last.game) + 1
+        deals = len(self.deals) - self._first_deal_of(last.game) + 1
         return GameResult(last.game, deals, totals, premiums, carried, winners, bonus)
