@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import signal
 import sys
 import tempfile
@@ -55,21 +56,25 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    acknowledged = lost = 0
+    acknowledged = lost = kept = 0
     for n in range(args.kills):
         folder = Path(tempfile.mkdtemp(prefix="table99-kill-"))
         env = app_env(folder)
         if n % 2 == 0:
-            shown = kill_at_acknowledgement(env, kill_at=rng.randint(1, 20))
+            shown = kill_at_acknowledgement(env, kill_at=rng.randint(1, 40))
         else:
-            shown = kill_freely(env, after=rng.uniform(1.5, 6.0))
+            shown = kill_freely(env, after=rng.uniform(2.0, 15.0))
         try:
             stored = stored_actions(folder) if shown else []
         except ValueError:  # killed before the game was created
             stored = []
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
         acknowledged += len(shown)
+        kept += len(stored)
         lost += sum(1 for index, action in shown.items() if index >= len(stored) or stored[index] != action)
-    print(f"{args.kills} kills, {acknowledged} acknowledged actions, {lost} lost")
+    print(f"{args.kills} kills, {acknowledged} acknowledged actions, {kept} stored, "
+          f"{lost} acknowledged but lost")
 
 
 if __name__ == "__main__":

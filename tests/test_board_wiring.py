@@ -56,10 +56,11 @@ class _DataPin(MockPin):  # type: ignore[misc]
         return bool(self.chain.data_level(self._pull))
 
 
-def pi_reads(boards: list[set[int]], chip_order: str, pin_order: str) -> list[tuple[list[int], bool]]:
+def pi_reads(boards: list[set[int]], chip_order: str, pin_order: str,
+             ser_level: int = 0) -> list[tuple[list[int], bool]]:
     """Each board as the Pi's bit-banged driver reads it: (active inputs, self-test passed)."""
     factory = MockFactory()
-    chain = HC165Chain(13)
+    chain = HC165Chain(13, ser_level=ser_level)
     pins = {}
     for number, cls in ((17, _LatchPin), (27, _ClockPin), (22, _DataPin)):
         pins[number] = factory.pin(number, pin_class=cls)
@@ -91,13 +92,13 @@ def wire_levels(magnets: set[int], chip_order: str, pin_order: str) -> tuple[lis
 
 
 def firmware_reads(micropython: Path, boards: list[set[int]], chip_order: str, pin_order: str,
-                   connected: bool = True) -> list[tuple[list[int], Any]]:
+                   connected: bool = True, ser_level: int = 0) -> list[tuple[list[int], Any]]:
     """Each board as the firmware's scanner reads it, built with its defaults (pull included)."""
     wired = [wire_levels(b, chip_order, pin_order) for b in boards]
     script = f"""
         import json, machine, scanners
         from hc165 import HC165Chain, MicroPythonPins
-        chain = HC165Chain(13)
+        chain = HC165Chain(13, ser_level={ser_level!r})
         chain.data_connected = {connected!r}
         machine.DEVICES.append(MicroPythonPins(chain, 2, 3, 4))
         scanner = scanners.ShiftRegisterChain(2, 3, 4, chips=13, tied_low={TIED_LOW!r},
@@ -145,6 +146,19 @@ def test_a_loose_data_wire_is_a_fault_on_every_scan_not_an_old_board(micropython
     boards = [set(random.Random(n).sample(range(100), 10)) for n in range(200)]
     reads = firmware_reads(micropython, boards, "nearest_first", "d0_first", connected=False)
     assert all(fault and "all ones" in fault for _, fault in reads)
+
+
+def test_a_last_chip_whose_ser_is_not_at_gnd_fails_the_self_test_on_both(micropython: Path) -> None:
+    """The sentinel bits: the last chip's SER must read GND after the 104 inputs. With SER left at
+    3V3 (a loose or wrong wire there; the tied inputs 102/103 still read right) the Pi and the Pico
+    both report the chain as faulty instead of trusting the board."""
+    boards = [set(), {0, 50, 99}]
+    pi = pi_reads(boards, "nearest_first", "d0_first", ser_level=1)
+    pico = firmware_reads(micropython, boards, "nearest_first", "d0_first", ser_level=1)
+    assert [ok for _, ok in pi] == [False, False]
+    assert all(fault and "sentinel" in fault for _, fault in pico), pico
+    good = firmware_reads(micropython, boards, "nearest_first", "d0_first")
+    assert [fault for _, fault in good] == [None, None]
 
 
 def test_the_firmware_config_describes_the_board_of_docs_hardware() -> None:

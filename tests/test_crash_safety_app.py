@@ -49,7 +49,8 @@ CHILD = textwrap.dedent(
         sys.exit(0)
     d.start_game()
     for i in range(12):
-        for step in (("DRAW",), ("DRAW",), ("PLAY", i, 50 + i), ("PLAY", 10 + i, 70 + 2 * i)):
+        # nobody gets five in a row: the game goes on for all 48 actions (a won game stops taking them)
+        for step in (("DRAW",), ("DRAW",), ("PLAY", i, 20 + 3 * i), ("PLAY", 10 + i, 70 + 2 * i)):
             d.press(step[0])
             if step[0] == "PLAY":
                 d.type_card(step[1])
@@ -102,9 +103,10 @@ def kill_at_acknowledgement(env: dict[str, str], kill_at: int) -> dict[int, dict
 
 
 def stored_actions(tmp_path: Path) -> list[dict[str, object]]:
+    """The actions of the one game the app played, whatever its status (a won game is finished)."""
     store = GameStore(tmp_path / "data" / "games.sqlite3")
     try:
-        (summary,) = store.unfinished("board99")
+        (summary,) = store.games("board99")
         return list(store.load(summary.id).actions)
     finally:
         store.close()

@@ -275,10 +275,12 @@ def test_bad_options_say_what_is_wrong_and_touch_nothing(pi: Pi, args: list[str]
 
 def test_installing_for_real_needs_root() -> None:
     argv = ["bash", str(INSTALL)]
+    readable: Path | None = None
     if os.geteuid() == 0:  # CI runs as root: drop to nobody so a real install cannot happen
         setpriv = shutil.which("setpriv")
         assert setpriv, "setpriv (util-linux) is needed to run this check as a non-root user"
-        # nobody cannot read a clone in a private (0700) home: give it a copy it can read
+        # nobody cannot read a clone in a private (0700) home, nor pytest's tmp_path (0700): give
+        # it a copy in a folder of its own that it can read (issue 17, point 9)
         import tempfile
 
         readable = Path(tempfile.mkdtemp(prefix="table99-install-"))
@@ -287,7 +289,11 @@ def test_installing_for_real_needs_root() -> None:
         (readable / "install.sh").chmod(0o755)
         argv = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "bash",
                 str(readable / "install.sh")]
-    done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd="/")
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd="/")
+    finally:
+        if readable is not None:
+            shutil.rmtree(readable)
     assert done.returncode != 0 and "run it as root" in done.stderr, done.stderr
 
 

@@ -35,9 +35,10 @@ def namespace_problem() -> str | None:
     return None
 
 
-def run_in_throwaway_root(tmp_path: Path, source: Path, steps: list[list[str]]) -> list[dict[str, object]]:
+def run_in_throwaway_root(tmp_path: Path, source: Path, steps: list[list[str]],
+                          users: dict[str, list[str]] | None = None) -> list[dict[str, object]]:
     """Run the installer once per step on "/" in a private namespace; after each, what is where."""
-    stubs = make_stubs(tmp_path / "stubs")
+    stubs = make_stubs(tmp_path / "stubs", users=users)
     mounts = []
     for n, target in enumerate(OVERLAID):
         upper, work = tmp_path / f"upper{n}", tmp_path / f"work{n}"
@@ -97,3 +98,21 @@ def test_install_rotation_and_uninstall_on_a_real_root(tmp_path: Path, still_sou
     # nothing outside the namespace changed
     assert {target: sorted(os.listdir(target)) for target in OVERLAID} == before
     assert not Path("/etc/table99").exists() or "table99" in before["/etc"]
+
+
+def test_desktop_to_console_and_uninstall_on_a_real_root(tmp_path: Path, still_source: Path) -> None:
+    """Issue 17, point 2: switching desktop -> console hit the same ``${R:?}`` line on "/"."""
+    if (problem := namespace_problem()) is not None:
+        pytest.skip(problem)
+    before = {target: sorted(os.listdir(target)) for target in OVERLAID}
+    desktop, console, removed = run_in_throwaway_root(
+        tmp_path, still_source,
+        [["--mode", "desktop", "--desktop-user", "pi"], ["--mode", "console"], ["--uninstall"]],
+        users={"pi": []})
+    assert desktop["/etc/xdg/autostart/table99.desktop"] and desktop["/opt/table99"]
+    assert not desktop["/etc/systemd/system/multi-user.target.wants/table99.service"]
+    assert not console["/etc/xdg/autostart/table99.desktop"]  # removed on "/" (R empty)
+    assert console["/etc/systemd/system/multi-user.target.wants/table99.service"]
+    leftovers = [path for path, there in removed.items() if there and path != "/var/lib/table99"]
+    assert leftovers == [], f"--uninstall on a real root left {leftovers}"
+    assert {target: sorted(os.listdir(target)) for target in OVERLAID} == before

@@ -11,6 +11,7 @@ from rules.parlett import DUMMY, VARIANTS, Scoresheet, Table
 from rules.parlett.cards import RANK_NAMES
 from rules.parlett.record import entry_from_json, sheet_from_record, to_record
 from rules.parlett.replay import replay_json
+from rules.parlett.scoring import Trump, trump_after
 from rules.parlett.variants import Options
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
@@ -273,3 +274,54 @@ def test_a_nine_round_game_is_over_exactly_after_nine_deals_with_no_100_premium(
         assert game.deals == 9 and set(game.premiums.values()) == {0}
     if sheet.over:
         assert sheet.rubber_totals == {h: v for h, v in sheet.games[0].final.items()}
+
+
+def _plain_definitions(sheet: Scoresheet) -> dict[str, object]:
+    """What the scoresheet's running figures mean, computed the slow, obvious way (the definitions
+    the sheet used before issue 17 made each of them independent of the rubber's length)."""
+    game = len(sheet.games) + 1
+    current = tuple(d for d in sheet.deals if d.game == game)
+    game_totals = dict(current[-1].game_totals) if current else dict.fromkeys(sheet.table.hands, 0)
+    rubber = dict.fromkeys(sheet.table.hands, 0)
+    for g in sheet.games:
+        for h, v in g.final.items():
+            rubber[h] += v
+    for h, v in game_totals.items():
+        rubber[h] += v
+    players, options = sheet.table.players, sheet.table.options
+    if not sheet.uses_games:
+        dealer = players[(sheet.table.first_dealer + len(sheet.deals)) % len(players)]
+    else:
+        dealer = players[(sheet.table.first_dealer + len(sheet.games) + len(current)) % len(players)]
+    previous = current if options.new_game_trump == "no_trump" else sheet.deals
+    return {"current": current, "game_totals": game_totals, "rubber": rubber, "dealer": dealer,
+            "last_trump_from": previous[-1] if previous else None,
+            "deals_per_game": [sum(1 for d in sheet.deals if d.game == g.number) for g in sheet.games]}
+
+
+@given(records(), st.sampled_from([None, 150, 400]))
+def test_the_running_figures_equal_their_plain_definitions_after_every_deal(
+    record: dict, target: int | None  # type: ignore[type-arg]
+) -> None:
+    if target is not None and record["variant"] != "original" and not record["options"].get("nine_rounds"):
+        record = record | {"options": record["options"] | {"target": target}}
+    sheet = sheet_from_record(playable(record) | {"deals": []})
+    for raw in playable(record)["deals"]:
+        sheet = sheet.add(entry_from_json(raw, sheet.table))
+        plain = _plain_definitions(sheet)
+        assert tuple(sheet.current_game_deals) == plain["current"]
+        assert sheet.game_totals == plain["game_totals"]
+        assert sheet.rubber_totals == plain["rubber"] == sheet.deals[-1].rubber_totals
+        assert sheet.next_dealer == plain["dealer"]
+        assert [g.deals for g in sheet.games] == plain["deals_per_game"]
+        if sheet.table.variant.name != "original":
+            last, variant = plain["last_trump_from"], sheet.table.variant
+            if last is None and sheet.table.options.declarer_chooses_trumps:
+                expected = Trump.NO_TRUMP  # the seed's variation: nobody declared in the first deal
+            elif last is None:
+                expected = Trump(variant.first_trump)
+            elif sheet.table.options.declarer_chooses_trumps:
+                expected = last.trump
+            else:
+                expected = trump_after(last.score, variant)
+            assert sheet.next_trump == expected

@@ -22,12 +22,14 @@ pytestmark = pytest.mark.ui
 DEEP = "x = " + "[" * 3000 + "]" * 3000 + "\n"
 LONG_BAUD = "[board]\nsource = 'serial'\n[board.serial]\nbaud = " + "9" * 5000 + "\n"
 LONG_HEX = "[app]\nfullscreen = 0x" + "f" * 4000 + "\n"
+HEX_BAUD = "[board]\nsource = 'serial'\n[board.serial]\nbaud = 0x" + "f" * 4000 + "\n"  # parses; str() fails
 
 
 @pytest.mark.parametrize(("text", "says"), [
     (DEEP, "nested too deep"),
     (LONG_BAUD, "not usable"),
     (LONG_HEX, "[app] fullscreen: expected true or false, got <a int too large to show>"),
+    (HEX_BAUD, "[board.serial] baud: must be one of 9600"),
 ])
 def test_a_config_the_parser_chokes_on_still_starts_the_app(
     ui: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, text: str, says: str
