@@ -107,3 +107,21 @@ class WebTable:
     def close(self) -> None:
         self.server.stop()
         self.store.close()
+
+
+def http(method: str, url: str, body: bytes | None = None, headers: dict[str, str] | None = None,
+         timeout: float = 10.0) -> tuple[int, dict[str, str], bytes]:
+    """One request; (status, headers, body) also for 4xx/5xx."""
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(url, data=body, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read()
+
+
+def same_origin(port: int, **extra: str) -> dict[str, str]:
+    return {"Origin": f"http://127.0.0.1:{port}", "Content-Type": "application/json", **extra}
