@@ -180,14 +180,16 @@ def test_a_paired_device_adds_a_deal(table: Drained) -> None:
     assert deals_stored(table, game.game_id) == (DEAL,)
 
 
-@pytest.mark.parametrize("case", ["unpaired", "revoked", "no csrf", "wrong csrf", "other origin",
-                                  "no origin", "cross-site fetch", "form post"])
+@pytest.mark.parametrize("case", ["unpaired", "forged cookie", "revoked", "no csrf", "wrong csrf",
+                                  "other origin", "no origin", "cross-site fetch", "form post"])
 def test_a_change_without_every_proof_is_refused_and_changes_nothing(table: Drained, case: str) -> None:
     game = parlett_game(table)
     cookie, csrf = pair(table)
     headers = same_origin(table.port, Cookie=cookie, **{"X-CSRF-Token": csrf})
     if case == "unpaired":
         del headers["Cookie"]
+    elif case == "forged cookie":  # a device id is no secret (the table lists it); its secret is
+        headers["Cookie"] = cookie.split(".")[0] + ".not-the-secret"
     elif case == "revoked":
         assert table.access.revoke(table.access.device_list()[0].id)
     elif case == "no csrf":
