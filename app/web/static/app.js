@@ -152,11 +152,15 @@
     return el("div", { class: "game parlett" }, head, totals, games, boot.csrf && view.status === "playing" ? parlettForm(view) : null,
       deals, logList(view));
   }
+  // the answer to the last change survives the redraw that the change itself causes
+  let formStatus = { text: "", cls: "form-message" };
+  let keepForm = true;
+  function messageBox() { return el("p", { class: formStatus.cls, role: "alert" }, formStatus.text); }
   function parlettForm(view) {
     const rows = view.hands.map((h, i) => el("tr", {}, el("th", { scope: "row" }, h.name),
       el("td", {}, el("input", { type: "number", min: 0, max: 20, required: "required", name: "bid-" + i, "aria-label": ui.bids + " " + h.name })),
       el("td", {}, el("input", { type: "number", min: 0, max: 20, required: "required", name: "tricks-" + i, "aria-label": ui.tricks + " " + h.name }))));
-    const message = el("p", { class: "form-message", role: "alert" });
+    const message = messageBox();
     const form = el("form", { class: "entry", id: "deal-form" },
       el("h2", {}, ui.enter_deal + " (" + view.dealer_text + ", " + view.trump_text + ")"),
       el("table", {}, el("thead", {}, el("tr", {}, el("th", { scope: "col" }, ui.players), el("th", { scope: "col" }, ui.bids),
@@ -193,7 +197,7 @@
         tokens, el("section", { "aria-labelledby": "plays-h" }, el("h2", { id: "plays-h" }, ui.last_plays), plays), logList(view)));
   }
   function keeper(view) {
-    const message = el("p", { class: "form-message", role: "alert" });
+    const message = messageBox();
     const choices = el("div", { class: "choices" });
     const buttons = view.cards.map((c) => el("button", { type: "button", class: "card", onclick: () => {
       choices.replaceChildren();
@@ -213,7 +217,7 @@
   }
 
   // -- sending (paired devices only) ----------------------------------------------------------------------
-  let currentView = null;
+  let currentView = null, lastPayload = null;
   async function send(op, body, message) {
     if (!currentView) return;
     message.textContent = "…";
@@ -222,18 +226,21 @@
         method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": boot.csrf },
         body: JSON.stringify(body), credentials: "same-origin" });
       const data = await r.json().catch(() => ({ error: r.statusText }));
-      message.textContent = r.ok ? ui.saved : data.error;
-      message.className = "form-message " + (r.ok ? "ok" : "error");
+      formStatus = { text: r.ok ? ui.saved : data.error, cls: "form-message " + (r.ok ? "ok" : "error") };
+      keepForm = !r.ok;  // saved: the next deal starts on an empty form; refused: the typing stays
     } catch (e) {
-      message.textContent = ui.reconnecting;
-      message.className = "form-message error";
+      formStatus = { text: ui.reconnecting, cls: "form-message error" };
     }
+    message.textContent = formStatus.text;
+    message.className = formStatus.cls;
+    if (!keepForm && lastPayload) { render(lastPayload); keepForm = true; }
   }
 
   // -- drawing and following ------------------------------------------------------------------------------
   const viewBox = document.getElementById("view");
   function render(payload) {
     const view = payload.view;
+    lastPayload = payload;
     const title = document.getElementById("title");
     if (!view) { viewBox.replaceChildren(el("p", { class: "banner" }, payload.empty)); return; }
     currentView = view;
@@ -243,7 +250,7 @@
     if (view.error) { viewBox.replaceChildren(banner(view.error, "error")); return; }
     const draw = { board99, parlett, count99 }[view.kind];
     const status = el("p", { class: "status" }, view.status_text, boot.device ? " · " + fill(ui.paired_as, { name: boot.device }) : "");
-    if (focused && view.kind === "parlett") {
+    if (focused && keepForm && view.kind === "parlett") {
       // do not wipe a deal being typed in: redraw everything but the form
       const form = document.getElementById("deal-form");
       const fresh = draw(view);

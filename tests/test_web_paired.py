@@ -1,0 +1,151 @@
+"""A paired tablet keeps the Parlett score through the table's own session: the deal appears on the
+table's screen, survives a SIGKILL of the app, and the table can revoke the tablet."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.live import LiveTable
+from app.parlett_game import ParlettSession
+from app.paths import default_database
+from app.store import GameStore
+from tests.ui_support import frames, walk
+from tests.web_support import make_driver, quit_driver, wait_for
+
+ROOT = Path(__file__).resolve().parent.parent
+DEAL = {"Ann": (3, 3), "Ben": (3, 4), "Cat": (3, 2)}  # bids, tricks: only Ann makes it
+
+
+def pair_and_enter_deal(driver: Any, pair_url: str, deal: dict[str, tuple[int, int]]) -> str:
+    """What a person does on the tablet: open the pairing address, pair, type the deal, save."""
+    driver.get(pair_url)
+    driver.find_element("id", "name").send_keys("Card table tablet")
+    driver.find_element("css selector", "#pair-form button").click()
+    wait_for(lambda: driver.current_url.endswith("/live"), timeout=15, what="the live page after pairing")
+    form = wait_for(lambda: driver.find_element("id", "deal-form"), what="the deal form")
+    for index, (bid, tricks) in enumerate(deal.values()):
+        form.find_element("name", f"bid-{index}").send_keys(str(bid))
+        form.find_element("name", f"tricks-{index}").send_keys(str(tricks))
+    form.find_element("css selector", "button[type=submit]").click()
+    message = wait_for(lambda: (driver.find_element("css selector", ".form-message").text or "").strip()
+                       not in ("", "…") and driver.find_element("css selector", ".form-message").text,
+                       what="the answer")
+    return str(message)
+
+
+@pytest.mark.ui
+def test_a_deal_entered_on_a_paired_page_appears_on_the_tables_screen(ui: Any, tmp_path: Path) -> None:
+    from app.config import Config
+    from app.ui.shell import Table99App
+    from app.web.pairing import Access
+    from app.web.server import WebServer
+
+    store = GameStore(default_database())
+    session = ParlettSession.new(store, "three", ["Ann", "Ben", "Cat"], "Cat", {})
+    live = LiveTable(store)
+    app = Table99App(Config(), store=store)
+    app.live = live
+    manager = app.build()
+    manager.current = app.uis["parlett"].resume(session.game_id)
+    ui.show(manager)
+    assert manager.current == "parlett-totals"
+    table_session = app.uis["parlett"].session
+    server = WebServer(live, Access(tmp_path), "127.0.0.1", 0)
+    server.start()
+    try:
+        code, _ = server.access.new_code()
+        result: dict[str, Any] = {}
+
+        def tablet() -> None:  # Selenium blocks: it runs beside Kivy's main thread, which keeps drawing
+            driver = make_driver()
+            try:
+                result["message"] = pair_and_enter_deal(driver, server.pair_url(code), DEAL)
+                result["page"] = driver.find_element("css selector", ".totals").text
+            except BaseException as exc:
+                result["error"] = exc
+            finally:
+                quit_driver(driver)
+
+        worker = threading.Thread(target=tablet)
+        worker.start()
+        deadline = time.monotonic() + 90
+        while worker.is_alive() and time.monotonic() < deadline:
+            frames(1)
+            time.sleep(0.01)
+        worker.join(5)
+        if "error" in result:
+            raise result["error"]
+        assert result["message"] == "Saved."
+        frames(3)
+        # the table's own session took the deal (not a copy), and its screen shows it
+        assert app.uis["parlett"].session is table_session and len(table_session.sheet.deals) == 1
+        totals = {getattr(w, "hand", None): w.text for w in walk(manager.current_screen)
+                  if getattr(w, "role", None) == "total"}
+        expected = table_session.sheet.game_totals
+        assert totals == {hand: str(points) for hand, points in expected.items()}
+        assert expected["Ben"] != expected["Ann"]  # the deal really scored something
+        assert store.load(session.game_id).actions[0]["tricks"] == {"Ann": 3, "Ben": 4, "Cat": 2}
+        # revoke from the table's screen: the tablet's next change is refused
+        screen = manager.get_screen("web-join")  # linked from the home screen
+        manager.current = screen.name
+        frames(3)
+        assert any(server.view_url() == getattr(w, "text", None) for w in walk(screen))
+        ui.screenshot("web-join-en")
+        device = server.access.device_list()[0]
+        assert device.name == "Card table tablet"
+        screen.revoke(device.id)
+        assert server.access.device_list() == []
+        screen.new_code()
+        frames(2)
+        code = server.access.code_left()
+        assert code is not None and any(code[0][:3] in getattr(w, "text", "") for w in walk(screen))
+        ui.screenshot("web-join-pairing-en")
+    finally:
+        server.stop()
+
+
+def test_a_deal_from_a_paired_page_survives_a_sigkill_of_the_app(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    store = GameStore(data / "games.sqlite3")
+    game_id = ParlettSession.new(store, "three", ["Ann", "Ben", "Cat"], "Cat", {}).game_id
+    store.close()
+    env = {**os.environ, "TABLE99_DATA_DIR": str(data), "PYTHONUNBUFFERED": "1"}
+    env.pop("TABLE99_CONFIG", None)
+    command = [sys.executable, "-m", "app", "web", "--port", "0", "--bind", "127.0.0.1", "--pair"]
+    app = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           text=True)
+    driver = None
+    try:
+        assert app.stdout is not None
+        pair_url = ""
+        for _ in range(5):
+            line = app.stdout.readline()
+            found = re.search(r"pairing code \d{6} .*: (http://\S+)", line)
+            if found:
+                pair_url = found.group(1)
+                break
+        assert pair_url, "table99 web printed no pairing address"
+        driver = make_driver()
+        assert pair_and_enter_deal(driver, pair_url, DEAL) == "Saved."
+        os.kill(app.pid, signal.SIGKILL)  # no chance to flush anything more
+        app.wait(10)
+    finally:
+        if driver is not None:
+            quit_driver(driver)
+        if app.poll() is None:  # the test failed before the kill
+            app.kill()
+            app.wait(10)
+    assert app.returncode == -signal.SIGKILL
+    again = ParlettSession.load(GameStore(data / "games.sqlite3"), game_id)
+    assert [d.entry.tricks for d in again.sheet.deals] == [{"Ann": 3, "Ben": 4, "Cat": 2}]
