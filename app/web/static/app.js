@@ -193,7 +193,7 @@
         banner(view.result || view.turn_text, view.result ? "result" : "turn"),
         el("p", { class: "direction" }, ui.direction + ": " + (view.direction > 0 ? "↻ " : "↺ ") + view.direction_text),
         el("p", {}, ui.round + " " + view.round)),
-      el("div", { class: "side" }, boot.csrf && view.status === "playing" && view.cards.length ? keeper(view) : null,
+      el("div", { class: "side" }, boot.csrf && view.status === "playing" && view.cards && view.cards.length ? keeper(view) : null,
         tokens, el("section", { "aria-labelledby": "plays-h" }, el("h2", { id: "plays-h" }, ui.last_plays), plays), logList(view)));
   }
   function keeper(view) {
