@@ -43,6 +43,7 @@ STATIC = Path(__file__).with_name("static")
 MAX_BODY = 16 * 1024
 KEEPALIVE = 15.0
 COMMAND_TIMEOUT = 5.0
+PUBLISH_DELAY = 0.03  # seconds from a commit to building its view (benchmarks/web_viewers.py)
 LANG_COOKIE = "t99lang"
 
 
@@ -112,7 +113,9 @@ class Hub:
         self._dirty.add(game_id)
         if not self._flushing:
             self._flushing = True
-            asyncio.get_running_loop().call_soon(self._flush)
+            # A short wait lets the table's own screen draw its verdict first: building a view replays
+            # the record (~10 ms for a long board game) and would hold the GIL in the middle of it.
+            asyncio.get_running_loop().call_later(PUBLISH_DELAY, self._flush)
 
     def _flush(self) -> None:
         self._flushing = False
