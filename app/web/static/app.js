@@ -91,7 +91,7 @@
       if (owner) {
         (pegsBy[owner] = pegsBy[owner] || []).push(number);
         const c = colour[owner] || "white";
-        g.append(svg("circle", { cx: x + 50, cy: y + 56, r: 34, fill: PEG[c] || "#9e9e9e", class: "peg",
+        g.append(svg("circle", { cx: x + 50, cy: y + 56, r: 34, fill: PEG[c] || "#616161", class: "peg",
                                  "data-player": owner }));
         g.append(svg("text", { x: x + 50, y: y + 68, class: "peg-letter" + (DARK_TEXT[c] ? " on-light" : "") },
                      mark[owner]));
