@@ -96,7 +96,9 @@ def _start_web(app: object, config: Config, store: object, port: int | None, pro
         problems.append(problem)
         return None
     app.live = live  # type: ignore[attr-defined]
-    log.info("web display: %s", server.view_url())  # type: ignore[union-attr]
+    # the address without its token: the journal is read by more people than the table's screen
+    log.info("web display on port %s (address and QR code: home screen, Phones, tablets and TV)",
+             server.port)  # type: ignore[union-attr]
     return server
 
 
