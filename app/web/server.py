@@ -357,7 +357,7 @@ class WebServer:
                f'<li><a href="{html.escape(switch)}" lang="{other}" hreflang="{other}">'
                f'{"Deutsch" if other == "de" else "English"}</a></li></ul></nav>')
         text = f"""<!doctype html>
-<html lang="{lang}">
+<html lang="{lang}"{' class="tv"' if tv else ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -366,7 +366,7 @@ class WebServer:
 <link rel="stylesheet" href="/static/style.css">
 <script src="/static/app.js" defer></script>
 </head>
-<body class="{'tv' if tv else ''}">
+<body>
 <a class="skip" href="#main">{_("Skip to the game")}</a>
 <header><p class="brand">Table99</p>{nav}</header>
 <main id="main" tabindex="-1">

@@ -182,7 +182,7 @@
 
   // -- Ninety Nine ------------------------------------------------------------------------------------
   function count99(view) {
-    const plays = el("ol", { class: "plays" }, view.plays.slice().reverse().map((p) => el("li", {}, p.name + ": " + p.card + " → " + p.count)));
+    const plays = el("ul", { class: "plays" }, view.plays.slice().reverse().map((p) => el("li", {}, p.name + ": " + p.card + " → " + p.count)));
     const tokens = el("table", { class: "tokens" }, el("caption", {}, ui.tokens), el("tbody", {},
       view.players.map((p) => el("tr", { class: p.turn ? "turn" : "" },
         el("th", { scope: "row" }, p.turn ? "▶ " : "", p.name), el("td", {}, p.out ? ui.out : p.tokens)))));
