@@ -149,3 +149,46 @@ def test_a_deal_from_a_paired_page_survives_a_sigkill_of_the_app(tmp_path: Path)
     assert app.returncode == -signal.SIGKILL
     again = ParlettSession.load(GameStore(data / "games.sqlite3"), game_id)
     assert [d.entry.tricks for d in again.sheet.deals] == [{"Ann": 3, "Ben": 4, "Cat": 2}]
+
+
+def test_a_paired_page_corrects_an_earlier_deal_and_declares_a_premium(tmp_path: Path) -> None:
+    from tests.test_web_security import Drained
+
+    table = Drained(tmp_path)
+    driver = make_driver()
+    try:
+        session = ParlettSession.new(table.store, "three", ["Ann", "Ben", "Cat"], "Cat", {})
+        code, _ = table.access.new_code()
+        assert pair_and_enter_deal(driver, table.server.pair_url(code), DEAL) == "Saved."
+        # the second deal: Ann declares (plays with her hand open) and makes it
+        form = wait_for(lambda: driver.find_element("id", "deal-form"), what="an empty form")
+        for index, (bid, tricks) in enumerate([(3, 3), (3, 3), (3, 3)]):
+            form.find_element("name", f"bid-{index}").send_keys(str(bid))
+            form.find_element("name", f"tricks-{index}").send_keys(str(tricks))
+        from selenium.webdriver.support.ui import Select
+
+        Select(form.find_element("name", "premium-0")).select_by_value("declare")
+        form.find_element("css selector", "button[type=submit]").click()
+        wait_for(lambda: len(table.store.load(session.game_id).actions) == 2, what="the second deal")
+        assert table.store.load(session.game_id).actions[1]["premium"] == {"Ann": "declare"}
+        # correct deal 1: Ben made 3 tricks, not 4 (Cat 3)
+        def click_correct() -> bool:  # the page redraws when the deal's view arrives: retry a stale button
+            driver.find_element("css selector", 'button[data-deal="1"]').click()
+            return "1" in driver.find_element("css selector", "#deal-form h2").text
+
+        wait_for(click_correct, what="the Correct button")
+        form = wait_for(lambda: driver.find_element("id", "deal-form"), what="the correction form")
+        assert "1" in form.find_element("css selector", "h2").text
+        assert form.find_element("name", "tricks-1").get_attribute("value") == "4"  # filled in
+        for name, value in (("tricks-1", "3"), ("tricks-2", "3")):
+            field = form.find_element("name", name)
+            field.clear()
+            field.send_keys(value)
+        form.find_element("css selector", "button[type=submit]").click()
+        corrected = {"Ann": 3, "Ben": 3, "Cat": 3}
+        wait_for(lambda: table.store.load(session.game_id).actions[0]["tricks"] == corrected,
+                 what="the corrected deal stored")
+        assert len(table.store.load(session.game_id).actions) == 2  # later deals re-scored, kept
+    finally:
+        quit_driver(driver)
+        table.close()

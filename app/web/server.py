@@ -591,6 +591,9 @@ def ui_strings(_: Tr) -> dict[str, str]:
         "peg": _("peg"), "square": _("square"), "none": _("none"), "result": _("Result"),
         "games": _("Games"), "correct": _("Correct"), "next_deal": _("Next deal"),
         "pair_ok": _("Paired. This device may now keep the score."),
+        "premium": _("Premium"), "declare": _("declare"), "reveal": _("reveal"),
+        "turn_up": _("Turned-up card (for example 9H)"), "correcting": _("Correct deal {n}"),
+        "save_correction": _("Save the correction"), "cancel": _("Cancel"),
     }
     return words
 

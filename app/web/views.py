@@ -187,6 +187,9 @@ def parlett_view(stored: StoredGame, _: Tr) -> dict[str, Any]:
         bids = {h: _bid_text(b) for h, b in d.entry.bids.items()}
         deals.append({"number": d.number, "game": d.game, "dealer": d.dealer,
                       "trump": trump_text(d.trump, _), "bids": bids, "tricks": dict(d.entry.tricks),
+                      "bid_values": {h: b.value for h, b in d.entry.bids.items()},
+                      "premiums": {h: p.value for h, p in d.entry.premiums.items()},
+                      "turn_up": str(d.entry.turn_up) if d.entry.turn_up is not None else "",
                       "made": dict(d.score.made), "scores": dict(d.score.total),
                       "totals": dict(d.rubber_totals)})
         made = [h for h, ok in d.score.made.items() if ok]
@@ -208,6 +211,8 @@ def parlett_view(stored: StoredGame, _: Tr) -> dict[str, Any]:
         "uses_games": sheet.uses_games, "dealer": next_dealer, "trump": next_trump,
         "deal_number": len(sheet.deals) + 1, "deals": deals, "games": games, "result": result,
         "log": log[-LOG_SHOWN:], "log_total": len(log),
+        "needs_turn_up": not sheet.over and sheet.next_trump is None,
+        "can_reveal": table.variant.can_reveal,
         "dealer_text": _("Dealer: {name}", name=next_dealer) if next_dealer else "",
         "trump_text": _("Trump: {trump}", trump=next_trump) if next_trump else "",
     }

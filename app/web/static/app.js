@@ -139,7 +139,10 @@
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, ui.deal), el("th", { scope: "col" }, ui.dealer),
         el("th", { scope: "col" }, ui.trump), hands.map((h) => el("th", { scope: "col" }, h.name)))),
       el("tbody", {}, view.deals.slice().reverse().map((d) => el("tr", {},
-        el("th", { scope: "row" }, d.number), el("td", {}, d.dealer), el("td", {}, d.trump),
+        el("th", { scope: "row" }, d.number,
+          boot.csrf ? el("button", { type: "button", class: "secondary small", "data-deal": d.number,
+            onclick: () => { editing = d.number - 1; formStatus = { text: "", cls: "form-message" }; keepForm = false; render(lastPayload); keepForm = true; document.getElementById("deal-form").scrollIntoView(); } }, ui.correct) : null),
+        el("td", {}, d.dealer), el("td", {}, d.trump),
         hands.map((h) => el("td", {},
           el("span", { class: "bid" }, ui.bids + " " + d.bids[h.name] + " · " + ui.tricks + " " + d.tricks[h.name]),
           el("br"), el("strong", {}, (d.scores[h.name] >= 0 ? "+" : "") + d.scores[h.name]),
@@ -149,33 +152,59 @@
         el("p", { class: "dealer" }, view.dealer_text), el("p", { class: "trump" }, view.trump_text),
         el("p", { class: "deal-no" }, ui.next_deal + ": " + view.deal_number)]);
     const games = view.games.length ? el("ul", { class: "games" }, view.games.map((g) => el("li", {}, g.text))) : null;
-    return el("div", { class: "game parlett" }, head, totals, games, boot.csrf && view.status === "playing" ? parlettForm(view) : null,
+    return el("div", { class: "game parlett" }, head, totals, games, boot.csrf && (view.status === "playing" || editing !== null) ? parlettForm(view) : null,
       deals, logList(view));
   }
   // the answer to the last change survives the redraw that the change itself causes
   let formStatus = { text: "", cls: "form-message" };
   let keepForm = true;
   function messageBox() { return el("p", { class: formStatus.cls, role: "alert" }, formStatus.text); }
+  let editing = null;  // the deal being corrected: its index and its committed entry
   function parlettForm(view) {
+    const deal = editing !== null ? view.deals.find((d) => d.number === editing + 1) : null;
+    if (editing !== null && !deal) editing = null;
+    const premiumSelect = (h, i) => el("select", { name: "premium-" + i, "aria-label": ui.premium + " " + h.name },
+      el("option", { value: "" }, "–"), el("option", { value: "declare" }, ui.declare),
+      view.can_reveal ? el("option", { value: "reveal" }, ui.reveal) : null);
     const rows = view.hands.map((h, i) => el("tr", {}, el("th", { scope: "row" }, h.name),
       el("td", {}, el("input", { type: "number", min: 0, max: 20, required: "required", name: "bid-" + i, "aria-label": ui.bids + " " + h.name })),
-      el("td", {}, el("input", { type: "number", min: 0, max: 20, required: "required", name: "tricks-" + i, "aria-label": ui.tricks + " " + h.name }))));
+      el("td", {}, el("input", { type: "number", min: 0, max: 20, required: "required", name: "tricks-" + i, "aria-label": ui.tricks + " " + h.name })),
+      el("td", {}, h.dummy ? "" : premiumSelect(h, i))));
     const message = messageBox();
+    const heading = deal ? fill(ui.correcting, { n: deal.number }) : ui.enter_deal + " (" + view.dealer_text + ", " + view.trump_text + ")";
+    const turnUp = (deal ? deal.turn_up : view.needs_turn_up) ? el("p", {}, el("label", { for: "turn-up" }, ui.turn_up),
+      el("input", { id: "turn-up", name: "turn_up", maxlength: 3, required: "required" })) : null;
     const form = el("form", { class: "entry", id: "deal-form" },
-      el("h2", {}, ui.enter_deal + " (" + view.dealer_text + ", " + view.trump_text + ")"),
+      el("h2", {}, heading),
       el("table", {}, el("thead", {}, el("tr", {}, el("th", { scope: "col" }, ui.players), el("th", { scope: "col" }, ui.bids),
-        el("th", { scope: "col" }, ui.tricks))), el("tbody", {}, rows)),
-      el("button", { type: "submit" }, ui.send),
-      view.deals.length ? el("button", { type: "button", class: "secondary", id: "delete-last", onclick: () => send("delete-last", {}, message) }, ui.delete_last) : null,
+        el("th", { scope: "col" }, ui.tricks), el("th", { scope: "col" }, ui.premium))), el("tbody", {}, rows)),
+      turnUp,
+      el("button", { type: "submit" }, deal ? ui.save_correction : ui.send),
+      deal ? el("button", { type: "button", class: "secondary", onclick: () => { editing = null; keepForm = false; render(lastPayload); keepForm = true; } }, ui.cancel)
+        : view.deals.length ? el("button", { type: "button", class: "secondary", id: "delete-last", onclick: () => send("delete-last", {}, message) }, ui.delete_last) : null,
       message);
+    if (deal) {
+      view.hands.forEach((h, i) => {
+        form.elements["bid-" + i].value = deal.bid_values[h.name];
+        form.elements["tricks-" + i].value = deal.tricks[h.name];
+        if (form.elements["premium-" + i]) form.elements["premium-" + i].value = deal.premiums[h.name] || "";
+      });
+      if (turnUp) form.elements.turn_up.value = deal.turn_up;
+    }
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      const deal = { bids: {}, tricks: {} };
+      const entry = { bids: {}, tricks: {} };
+      const premium = {};
       view.hands.forEach((h, i) => {
-        deal.bids[h.name] = parseInt(form.elements["bid-" + i].value, 10);
-        deal.tricks[h.name] = parseInt(form.elements["tricks-" + i].value, 10);
+        entry.bids[h.name] = parseInt(form.elements["bid-" + i].value, 10);
+        entry.tricks[h.name] = parseInt(form.elements["tricks-" + i].value, 10);
+        const p = form.elements["premium-" + i];
+        if (p && p.value) premium[h.name] = p.value;
       });
-      send("add", { deal }, message);
+      if (Object.keys(premium).length) entry.premium = premium;
+      if (form.elements.turn_up) entry.turn_up = form.elements.turn_up.value.trim();
+      if (deal) send("correct", { index: deal.number - 1, deal: entry }, message).then((ok) => { if (ok) editing = null; });
+      else send("add", { deal: entry }, message);
     });
     return form;
   }
@@ -231,9 +260,12 @@
     } catch (e) {
       formStatus = { text: ui.reconnecting, cls: "form-message error" };
     }
+    const ok = !keepForm;
+    if (ok && op === "correct") editing = null;
     message.textContent = formStatus.text;
     message.className = formStatus.cls;
     if (!keepForm && lastPayload) { render(lastPayload); keepForm = true; }
+    return ok;
   }
 
   // -- drawing and following ------------------------------------------------------------------------------
