@@ -23,6 +23,7 @@ from tests.ui_support import frames, walk
 from tests.web_support import make_driver, quit_driver, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts" / "web"
 DEAL = {"Ann": (3, 3), "Ben": (3, 4), "Cat": (3, 2)}  # bids, tricks: only Ann makes it
 
 
@@ -180,6 +181,8 @@ def test_a_paired_page_corrects_an_earlier_deal_and_declares_a_premium(tmp_path:
         form = wait_for(lambda: driver.find_element("id", "deal-form"), what="the correction form")
         assert "1" in form.find_element("css selector", "h2").text
         assert form.find_element("name", "tricks-1").get_attribute("value") == "4"  # filled in
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(ARTIFACTS / "parlett-correction-paired.png"))
         for name, value in (("tricks-1", "3"), ("tricks-2", "3")):
             field = form.find_element("name", name)
             field.clear()
@@ -192,3 +195,89 @@ def test_a_paired_page_corrects_an_earlier_deal_and_declares_a_premium(tmp_path:
     finally:
         quit_driver(driver)
         table.close()
+
+
+def beside_kivy(work: Any, limit: float = 90) -> Any:
+    """Run ``work()`` (Selenium, which blocks) in a thread while Kivy's main thread keeps running."""
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            result["value"] = work()
+        except BaseException as exc:
+            result["error"] = exc
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    deadline = time.monotonic() + limit
+    while worker.is_alive() and time.monotonic() < deadline:
+        frames(1)
+        time.sleep(0.01)
+    worker.join(5)
+    if "error" in result:
+        raise result["error"]
+    return result.get("value")
+
+
+@pytest.mark.ui
+def test_a_paired_phone_taps_cards_for_the_count_keeper_in_step_with_the_table(ui: Any,
+                                                                               tmp_path: Path) -> None:
+    from app.config import Config
+    from app.count99_game import KeptGame
+    from app.ui.shell import Table99App
+    from app.web.pairing import Access
+    from app.web.server import WebServer
+    from rules.count99.cards import Variant
+    from rules.count99.table import Setup
+
+    store = GameStore(default_database())
+    game = KeptGame.create(store, Setup(Variant.QUENTIN_C, ("Ann", "Ben", "Cat")))
+    live = LiveTable(store)
+    app = Table99App(Config(), store=store)
+    app.live = live
+    manager = app.build()
+    manager.current = app.uis["count99"].resume(game.game_id)
+    ui.show(manager)
+    keeper = app.uis["count99"].keeper
+    server = WebServer(live, Access(tmp_path), "127.0.0.1", 0)
+    server.start()
+    try:
+        code, _ = server.access.new_code()
+
+        def phone() -> str:
+            driver = make_driver(size=(390, 844))
+            try:
+                driver.get(server.pair_url(code))
+                driver.find_element("css selector", "#pair-form button").click()
+                wait_for(lambda: driver.find_elements("css selector", ".keeper .card"), timeout=15,
+                         what="the card buttons")
+
+                def tap(card: str) -> bool:
+                    cards = driver.find_elements("css selector", ".keeper .card")
+                    next(b for b in cards if b.text == card).click()
+                    return True
+
+                wait_for(lambda: tap("5"), what="tap 5")
+                wait_for(lambda: driver.find_element("id", "count").text != "0", what="the count moving")
+                wait_for(lambda: tap("A"), what="tap the Ace")
+                wait_for(lambda: driver.find_elements("css selector", ".choices .card") and tap("+11"),
+                         what="the Ace's choice")
+                wait_for(lambda: "Ann" not in driver.find_element("css selector", ".count-box .banner").text
+                         and driver.find_element("id", "count").text not in ("0", "…"), what="two plays")
+                ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                driver.save_screenshot(str(ARTIFACTS / "count99-keeper-paired-phone.png"))
+                return str(driver.find_element("id", "count").text)
+            finally:
+                quit_driver(driver)
+
+        shown = beside_kivy(phone)
+        frames(3)
+        # the keeper screen's own game object took both cards, and its count is the phone's
+        assert keeper.game.game_id == game.game_id
+        assert len([a for a in keeper.game.actions if "card" in a]) == 2
+        assert keeper.status.count_label.text == str(keeper.game.table.count)
+        assert shown == str(keeper.game.table.count)
+        stored = [a.get("card") for a in store.load(game.game_id).actions if "card" in a]
+        assert stored == ["5", "A"]
+    finally:
+        server.stop()

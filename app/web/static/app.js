@@ -231,7 +231,7 @@
     const buttons = view.cards.map((c) => el("button", { type: "button", class: "card", onclick: () => {
       choices.replaceChildren();
       if (c.choices.length > 1) {
-        choices.append(el("p", {}, ui.choose), c.choices.map((v) => el("button", { type: "button", class: "card",
+        choices.append(el("p", {}, ui.choose), ...c.choices.map((v) => el("button", { type: "button", class: "card",
           onclick: () => send("play", { card: c.card, choice: v }, message) }, (v > 0 ? "+" : "") + v)));
         choices.querySelector("button").focus();
       } else send("play", { card: c.card }, message);
