@@ -144,7 +144,8 @@
             onclick: () => { editing = d.number - 1; formStatus = { text: "", cls: "form-message" }; keepForm = false; render(lastPayload); keepForm = true; document.getElementById("deal-form").scrollIntoView(); } }, ui.correct) : null),
         el("td", {}, d.dealer), el("td", {}, d.trump),
         hands.map((h) => el("td", {},
-          el("span", { class: "bid" }, ui.bids + " " + d.bids[h.name] + " · " + ui.tricks + " " + d.tricks[h.name]),
+          el("span", { class: "bid" }, ui.bids + " " + d.bids[h.name] + " · " + ui.tricks + " " + d.tricks[h.name] +
+            (d.premiums[h.name] ? " · " + ui[d.premiums[h.name]] : "")),
           el("br"), el("strong", {}, (d.scores[h.name] >= 0 ? "+" : "") + d.scores[h.name]),
           " ", d.made[h.name] ? "✓ " + ui.made : "✗ " + ui.missed))))));
     const head = el("div", { class: "deal-head" },
