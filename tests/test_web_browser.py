@@ -113,6 +113,40 @@ def test_german_by_the_browser_language_and_the_switch_back(web_table: WebTable)
         quit_driver(driver)
 
 
+def won_board_game(table: WebTable) -> Board99Game:
+    """Ann fills squares 10-14 (a row of the "rows" layout); Ben is penalised once on the way."""
+    game = new_board_game(table)
+    cards = {"Ann": iter(range(10, 15)), "Ben": iter(range(60, 70))}
+    commit(game, rules.Draw("Ann"))
+    commit(game, rules.Draw("Ben"))
+    commit(game, rules.Draw("Ben"))  # out of turn: a penalty
+    while game.state.outcome is None:
+        player = game.state.to_move
+        assert player is not None
+        if game.state.hand_count(player) == 0:
+            commit(game, rules.Draw(player))
+        else:
+            card = next(cards[player])
+            commit(game, rules.Play(player, card, card))
+    return game
+
+
+def test_a_won_game_shows_the_winning_line_and_the_penalty(web_table: WebTable) -> None:
+    game = won_board_game(web_table)
+    driver = make_driver()
+    try:
+        driver.get(f"{web_table.base}/game/{game.id}")
+        wait_for(lambda: driver.find_element("css selector", ".banner.result"), what="the result")
+        assert driver.find_element("css selector", ".banner.result").text == "Ann won!"
+        squares = driver.find_elements("css selector", "g.sq.win")
+        winning = sorted(int(e.get_attribute("data-square")) for e in squares)
+        assert winning == [10, 11, 12, 13, 14]
+        penalties = driver.find_element("css selector", ".penalties").text
+        assert "Penalty for Ben: Drew out of turn." in penalties
+    finally:
+        quit_driver(driver)
+
+
 def test_screenshots_of_every_page_at_phone_tablet_and_tv_sizes(web_table: WebTable) -> None:
     from app.count99_game import KeptGame
     from app.parlett_game import ParlettSession
@@ -127,13 +161,15 @@ def test_screenshots_of_every_page_at_phone_tablet_and_tv_sizes(web_table: WebTa
             commit(game, rules.Draw("Ann"))
             commit(game, rules.Draw("Ben"))
         commit(game, rules.Play(who, card, square))
+    won = won_board_game(web_table)
     parlett = ParlettSession.new(web_table.store, "three", ["Ann", "Ben", "Cat"], "Cat", {})
     parlett.add_deal({"bids": {"Ann": 3, "Ben": 3, "Cat": 3}, "tricks": {"Ann": 3, "Ben": 3, "Cat": 3}})
     parlett.add_deal({"bids": {"Ann": 4, "Ben": 2, "Cat": 3}, "tricks": {"Ann": 4, "Ben": 3, "Cat": 2}})
     kept = KeptGame.create(web_table.store, Setup(Variant.QUENTIN_C, ("Ann", "Ben", "Cat")))
     for card in ("5", "K", "9", "4"):
         kept.play(card)
-    pages = {"board99": f"/game/{game.id}", "parlett": f"/game/{parlett.game_id}",
+    pages = {"board99": f"/game/{game.id}", "board99-won": f"/game/{won.id}",
+             "parlett": f"/game/{parlett.game_id}",
              "count99": f"/game/{kept.game_id}", "home": "/", "pair": "/pair"}
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for size_name, size in SIZES.items():

@@ -576,8 +576,8 @@ def ui_strings(_: Tr) -> dict[str, str]:
     words = {
         "connected": _("Live"), "reconnecting": _("Connection lost, reconnecting..."),
         "turn": _("Turn"), "deck": _("Deck"), "hand": _("Cards in hand"), "penalties": _("Penalties"),
-        "log": _("What happened"), "board": _("The board"), "last_play": _("last play"),
-        "winning": _("winning line"), "players": _("Players"), "count": _("Count"),
+        "log": _("What happened"), "board": _("The board"), "last_play": _("Last play"),
+        "winning": _("Winning line"), "players": _("Players"), "count": _("Count"),
         "direction": _("Direction"), "tokens": _("Tokens"), "last_plays": _("Last plays"),
         "round": _("Round"), "dealer": _("Dealer"), "trump": _("Trump"), "totals": _("Totals"),
         "game_total": _("This game"), "rubber": _("Rubber"), "deals": _("Deals"), "deal": _("Deal"),

@@ -104,7 +104,8 @@
     });
     const desc = view.players.map((p) => p.name + " (" + p.colour_text + ", " + mark[p.name] + "): " +
       ((pegsBy[p.name] || []).sort((a, b) => a - b).join(", ") || ui.none)).join("; ");
-    const lastText = view.last_square !== null ? " " + ui.last_play + ": " + view.last_square + "." : "";
+    const lastText = (view.last_square !== null ? " " + ui.last_play + ": " + view.last_square + "." : "") +
+      (view.winning.length ? " " + ui.winning + ": " + view.winning.join(", ") + "." : "");
     const players = el("table", { class: "players" },
       el("caption", {}, ui.players),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, ui.players), el("th", { scope: "col" }, ui.hand),
