@@ -189,3 +189,26 @@ def test_screenshots_of_every_page_at_phone_tablet_and_tv_sizes(web_table: WebTa
                     driver.save_screenshot(str(ARTIFACTS / f"{name}-{size_name}-{lang}.png"))
             finally:
                 quit_driver(driver)
+
+
+def test_pairing_works_with_the_keyboard_alone(web_table: WebTable) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    code, _ = web_table.access.new_code()
+    driver = make_driver()
+    try:
+        driver.get(web_table.base + "/pair")
+        focused: list[str] = []
+        for _ in range(12):  # skip link, the header's links, then the form
+            ActionChains(driver).send_keys(Keys.TAB).perform()
+            active = driver.switch_to.active_element
+            focused.append(active.get_attribute("id") or active.tag_name)
+            if focused[-1] == "code":
+                break
+        assert focused[0] == "a" and focused[-1] == "code", focused
+        ActionChains(driver).send_keys(code).send_keys(Keys.TAB).send_keys("Keyboard").send_keys(Keys.ENTER).perform()
+        wait_for(lambda: driver.current_url.endswith("/live"), what="paired and on the live page")
+        assert [d.name for d in web_table.access.device_list()] == ["Keyboard"]
+    finally:
+        quit_driver(driver)
