@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -112,3 +113,39 @@ def test_a_game_against_the_computer_takes_no_taps_from_the_web(table: Drained) 
     status, body = change(table, game.game_id, "play", {"card": "9"})
     assert status == 422 and "computer" in str(body["error"])
     assert table.store.load(game.game_id).actions == before
+
+
+def read_stream(table: Drained, seconds: float, last_id: str | None = None) -> str:
+    """What an event stream sends in ``seconds`` (raw HTTP, so Last-Event-ID is under our control)."""
+    import socket
+
+    sock = socket.create_connection(("127.0.0.1", table.port))
+    header = f"Last-Event-ID: {last_id}\r\n" if last_id else ""
+    path = f"/v/{table.access.token}/events?game=current"
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n{header}\r\n".encode())
+    sock.settimeout(0.2)
+    received = b""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            continue
+        if not chunk:
+            break
+        received += chunk
+    sock.close()
+    return received.decode(errors="replace")
+
+
+def test_a_reconnecting_page_gets_the_view_again_only_when_it_changed(table: Drained) -> None:
+    import re
+
+    session = ParlettSession.new(table.store, "three", ["Ann", "Ben", "Cat"], "Cat", {})
+    first = read_stream(table, 1.0)
+    event_id = re.search(r"^id: (\w+)$", first, re.M)
+    assert event_id and "event: view" in first
+    assert "event: view" not in read_stream(table, 1.0, event_id.group(1))  # nothing new: nothing sent
+    session.add_deal(SMALL)
+    again = read_stream(table, 1.0, event_id.group(1))
+    assert "event: view" in again and '"actions":1' in again
