@@ -60,3 +60,16 @@ def test_no_outside_resources_and_no_inline_script() -> None:
 
     source = Path(server.__file__).read_text(encoding="utf-8")
     assert "<script>" not in source  # the only script tag is the JSON data block and app.js
+
+
+def test_the_web_catalog_never_changes_another_areas_german() -> None:
+    """Catalogs merge into one: a string the web repeats must keep the words the table uses."""
+    import json
+
+    folder = STATIC.parent.parent / "locale" / "de"
+    web = json.loads((folder / "web.json").read_text(encoding="utf-8"))
+    for path in sorted(folder.glob("*.json")):
+        if path.name != "web.json":
+            other = json.loads(path.read_text(encoding="utf-8"))
+            clashes = {k: (other[k], v) for k, v in web.items() if k in other and other[k] != v}
+            assert not clashes, f"{path.name}: {clashes}"

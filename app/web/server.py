@@ -410,11 +410,13 @@ class WebServer:
         raw = request.match_info.get("game_id")
         key = "current" if raw is None else str(int(raw))
         game_id = self.hub.current_game() if raw is None else int(raw)
-        payload = await asyncio.get_running_loop().run_in_executor(None, self.hub.payload, game_id, lang)
+        loop = asyncio.get_running_loop()
+        event_id, message = await loop.run_in_executor(None, self.hub.message, game_id, lang)
+        payload = json.loads(message.decode().split("data: ", 1)[1])
         device = self._device(request)
         token = request.match_info["token"]
         boot = {"page": "game", "key": key, "lang": lang, "token": token, "ui": ui_strings(_),
-                "payload": payload, "csrf": device.csrf if device else None,
+                "payload": payload, "event_id": event_id, "csrf": device.csrf if device else None,
                 "device": device.name if device else None}
         title = payload["view"]["game"] if payload.get("view") else _("Live")
         body = (f'<h1 id="title">{html.escape(title)}</h1>'

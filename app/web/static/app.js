@@ -280,7 +280,9 @@
     currentView = view;
     title.textContent = view.game + (view.title ? ": " + view.title : "");
     document.title = title.textContent + " · Table99";
-    const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("form");
+    const oldForm = document.getElementById("deal-form");
+    const typed = oldForm && Array.from(oldForm.querySelectorAll("input")).some((i) => i.value !== i.defaultValue);
+    const focused = typed || (document.activeElement && document.activeElement.closest && document.activeElement.closest("form"));
     if (view.error) { viewBox.replaceChildren(banner(view.error, "error")); return; }
     const draw = { board99, parlett, count99 }[view.kind];
     const status = el("p", { class: "status" }, view.status_text, boot.device ? " · " + fill(ui.paired_as, { name: boot.device }) : "");
@@ -295,6 +297,7 @@
     announce(view);
   }
 
+  let shownId = boot.event_id || null;
   function follow() {
     const conn = document.getElementById("connection");
     let source = null, retry = 1000;
@@ -302,7 +305,11 @@
       const url = "/v/" + boot.token + "/events?game=" + encodeURIComponent(boot.key) + "&lang=" + boot.lang;
       source = new EventSource(url);
       source.addEventListener("open", () => { conn.textContent = "● " + ui.connected; conn.className = "connection ok"; retry = 1000; });
-      source.addEventListener("view", (ev) => { render(JSON.parse(ev.data)); });
+      source.addEventListener("view", (ev) => {
+        if (ev.lastEventId && ev.lastEventId === shownId) return;  // the view the page already shows
+        shownId = ev.lastEventId;
+        render(JSON.parse(ev.data));
+      });
       source.addEventListener("error", () => {
         conn.textContent = ui.reconnecting; conn.className = "connection lost";
         if (source.readyState === EventSource.CLOSED) {  // the browser gave up: try again ourselves
