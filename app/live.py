@@ -38,6 +38,9 @@ class LiveTable:
     on_changed: Callable[[str, int], None] = lambda kind, game_id: None
     # called from any thread after submit(): the owner schedules drain() on its main thread
     wake: Callable[[], None] = lambda: None
+    # runs ``fn`` once the main thread has finished what it is doing (Kivy: after the next frame), so
+    # another front end's work never lands in the middle of the table's own verdict; any thread
+    later: Callable[[Callable[[], None]], None] = lambda fn: fn()
     # the web display's handle for the table's screen (address, QR, pairing, revoke), or None
     web: Any = None
     _commands: queue.Queue[tuple[Callable[[], Any], Future[Any]]] = field(default_factory=queue.Queue)

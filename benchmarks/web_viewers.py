@@ -114,9 +114,12 @@ def phase(bench: Bench, server: object, count: int, commits: dict[int, float]) -
             frames(1)
             glFinish()
             verdicts.append((time.perf_counter() - start) * 1000)
-        while time.monotonic() - tick < PACE:  # the web thread delivers meanwhile
-            time.sleep(0.01)
-    time.sleep(1.0)
+        while time.monotonic() - tick < PACE:  # Kivy's loop keeps running, as in the app
+            frames(1)
+            time.sleep(0.005)
+    for _ in range(50):
+        frames(1)
+        time.sleep(0.02)
     cpu = cpu_seconds() - cpu0
     rss = rss_mib()
     latencies: list[float] = []
@@ -163,6 +166,9 @@ def main(counts: list[int]) -> None:
 
     bench.store.add_listener(note)
     live = LiveTable(bench.store)
+    from app.ui.web_join import connect_live
+
+    connect_live(bench.app, live)  # as table99 run does: commands and publishing follow Kivy's frames
     server = WebServer(live, Access(data_dir()), "127.0.0.1", 0, max_streams=1000,
                        max_streams_per_client=1000, max_requests=2000)
     server.start()

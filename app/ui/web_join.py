@@ -60,6 +60,7 @@ def connect_live(app: Any, live: Any) -> None:
     live.find_session = find_session
     live.on_changed = on_changed
     live.wake = lambda: Clock.schedule_once(lambda _dt: live.drain(), 0)
+    live.later = lambda fn: Clock.schedule_once(lambda _dt: fn(), 0)  # after the frame now being made
     Clock.schedule_interval(lambda _dt: live.drain(), 0.5)  # in case a wake-up was missed
 
 

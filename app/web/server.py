@@ -43,7 +43,7 @@ STATIC = Path(__file__).with_name("static")
 MAX_BODY = 16 * 1024
 KEEPALIVE = 15.0
 COMMAND_TIMEOUT = 5.0
-PUBLISH_DELAY = 0.03  # seconds from a commit to building its view (benchmarks/web_viewers.py)
+PUBLISH_DELAY = 0.005  # coalesces a burst of commits (a round's end and the next start) into one view
 LANG_COOKIE = "t99lang"
 
 
@@ -113,8 +113,8 @@ class Hub:
         self._dirty.add(game_id)
         if not self._flushing:
             self._flushing = True
-            # A short wait lets the table's own screen draw its verdict first: building a view replays
-            # the record (~10 ms for a long board game) and would hold the GIL in the middle of it.
+            # Building a view replays the record (~10 ms for a long board game) under the GIL: the
+            # commit reaches this loop only after the table's frame (LiveTable.later), see docs/web.md.
             asyncio.get_running_loop().call_later(PUBLISH_DELAY, self._flush)
 
     def _flush(self) -> None:
@@ -253,8 +253,11 @@ class WebServer:
         loop = self._loop
         if loop is not None and not loop.is_closed():
             self.hub.commit_times[game_id] = time.perf_counter()
-            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody is watching
-                loop.call_soon_threadsafe(self.hub.changed, game_id)
+            def tell() -> None:
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody is watching
+                    loop.call_soon_threadsafe(self.hub.changed, game_id)
+
+            self.live.later(tell)  # once the table has drawn its verdict
 
     async def _serve(self, ready: threading.Event) -> None:
         self._stopped = asyncio.Event()
