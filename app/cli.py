@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "vision": ("vision", "read, calibrate and watch the camera board reader"),
     "print-markers": ("print_markers", "write printable ArUco marker stickers (PDF/PNG)"),
     "config": ("config", "check a config file and print what it means"),
+    "web": ("web", "serve the web display without the touchscreen (phones, tablets, TV)"),
 }
 
 

@@ -122,6 +122,25 @@ APP_SPEC: dict[str, Key] = {
     "fullscreen": Key(bool, False),
     "data_dir": Key(str, ""),
 }
+# --- web display (issue 14) ----------------------------------------------------------------------
+def _bind_address(value: Any) -> str | None:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        return f"must be an IP address such as 0.0.0.0 (every network) or 127.0.0.1, got {shown(value)}"
+    return None
+
+
+WEB_SPEC: dict[str, Key] = {
+    "enabled": Key(bool, True),
+    "port": Key(int, 8099, in_range(1024, 65535)),
+    "bind": Key(str, "0.0.0.0", _bind_address),
+    "address": Key(str, ""),  # how phones reach the table (shown in the QR code); "" = found out
+    "max_viewers": Key(int, 250, in_range(1, 2000)),
+}
+# --- end web display ---------------------------------------------------------------------------------
 BOARD_SPEC: dict[str, Key] = {
     "source": Key(str, "simulated", one_of(*SOURCES)),
     "stable_seconds": Key(float, 0.4, in_range(0.05, 5.0)),
@@ -141,6 +160,7 @@ class Config:
     source_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     outputs: Mapping[str, Any] = field(default_factory=dict)
     path: str = ""
+    web: Mapping[str, Any] = field(default_factory=lambda: {k: v.default for k, v in WEB_SPEC.items()})
 
     def options_for(self, source: str) -> Mapping[str, Any]:
         return self.source_options.get(source, {})
@@ -155,9 +175,10 @@ def parse_config(text: str, where: str = "config.toml") -> Config:
         raise ConfigError(where, "not usable: lists or tables nested too deep") from exc
     except ValueError as exc:  # e.g. an integer of thousands of digits
         raise ConfigError(where, f"not usable: {' '.join(str(exc).split())[:120]}") from exc
-    top = check_table(where, data, {}, subtables=("app", "board", "outputs"))
+    top = check_table(where, data, {}, subtables=("app", "board", "outputs", "web"))
     app = check_table(f"{where}: [app]", top.get("app", {}), APP_SPEC)
     board = check_table(f"{where}: [board]", top.get("board", {}), BOARD_SPEC, subtables=SOURCES)
+    web = check_table(f"{where}: [web]", top.get("web", {}), WEB_SPEC)
     outputs = top.get("outputs", {})
     if not isinstance(outputs, Mapping):
         raise ConfigError(f"{where}: [outputs]", "expected a table")
@@ -169,7 +190,7 @@ def parse_config(text: str, where: str = "config.toml") -> Config:
         language=app["language"], sound=app["sound"], fullscreen=app["fullscreen"],
         data_dir=app["data_dir"], board_source=board["source"],
         stable_seconds=board["stable_seconds"], source_options=options, outputs=dict(outputs),
-        path=where,
+        path=where, web=web,
     )
 
 

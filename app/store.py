@@ -11,11 +11,12 @@ a power cut; an action whose commit did not return was never shown as accepted.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,6 +109,27 @@ class GameStore:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open the game database {self.path}: {exc}") from exc
         self._lock = threading.Lock()
+        # --- web display (issue 14): told the game id after every committed change -----------
+        self._listeners: list[Callable[[int], None]] = []
+
+    def add_listener(self, listener: Callable[[int], None]) -> None:
+        """Call ``listener(game_id)`` after each committed change, in the committing thread.
+
+        A listener must be quick and must not raise (the web server only queues the id for its own
+        loop); one that raises is logged and the commit stands."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Callable[[int], None]) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _changed(self, game_id: int) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(game_id)
+            except Exception:  # a viewer's trouble never undoes or blocks a commit
+                logging.getLogger(__name__).exception("a store listener failed")
+    # --- end web display ---------------------------------------------------------------------
 
     def close(self) -> None:
         with self._lock:
@@ -120,7 +142,7 @@ class GameStore:
         self.close()
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self, game_id: int | None = None) -> Iterator[sqlite3.Connection]:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -129,6 +151,8 @@ class GameStore:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+        if game_id is not None:
+            self._changed(game_id)  # web display: after the commit, outside the lock
 
     # -- writing --------------------------------------------------------------------------
     def create_game(self, kind: str, setup: dict[str, Any], title: str = "") -> int:
@@ -139,7 +163,9 @@ class GameStore:
                 (kind, title, json.dumps(setup, ensure_ascii=False), now, now),
             )
             assert cur.lastrowid is not None
-            return cur.lastrowid
+            game_id = cur.lastrowid
+        self._changed(game_id)  # web display
+        return game_id
 
     def append(self, game_id: int, action: dict[str, Any], *, finished: str | None = None) -> int:
         """Commit one action at the end of the game; returns its 0-based index.
@@ -153,7 +179,7 @@ class GameStore:
     def extend(self, game_id: int, actions: list[dict[str, Any]], *, finished: str | None = None) -> int:
         """Commit several actions (and optionally the finished status) at once; returns the first index."""
         now = time.time()
-        with self._transaction() as db:
+        with self._transaction(game_id) as db:
             (count,) = db.execute(
                 "SELECT COUNT(*) FROM actions WHERE game_id=?", (game_id,)
             ).fetchone()
@@ -170,7 +196,7 @@ class GameStore:
 
     def pop_last(self, game_id: int) -> dict[str, Any] | None:
         """Remove and return the game's last action (an undo), or None when there is none."""
-        with self._transaction() as db:
+        with self._transaction(game_id) as db:
             row = db.execute(
                 "SELECT seq, action FROM actions WHERE game_id=? ORDER BY seq DESC LIMIT 1",
                 (game_id,),
@@ -187,7 +213,7 @@ class GameStore:
     def replace_actions(self, game_id: int, actions: list[dict[str, Any]]) -> None:
         """Rewrite a game's whole action list in one transaction (corrections to earlier entries)."""
         now = time.time()
-        with self._transaction() as db:
+        with self._transaction(game_id) as db:
             db.execute("DELETE FROM actions WHERE game_id=?", (game_id,))
             db.executemany(
                 "INSERT INTO actions(game_id, seq, action, created) VALUES (?,?,?,?)",
@@ -196,7 +222,7 @@ class GameStore:
             db.execute("UPDATE games SET updated=? WHERE id=?", (now, game_id))
 
     def update_setup(self, game_id: int, setup: dict[str, Any]) -> None:
-        with self._transaction() as db:
+        with self._transaction(game_id) as db:
             db.execute(
                 "UPDATE games SET setup=?, updated=? WHERE id=?",
                 (json.dumps(setup, ensure_ascii=False), time.time(), game_id),
@@ -205,14 +231,14 @@ class GameStore:
     def set_status(self, game_id: int, status: str, result: str = "") -> None:
         if status not in ("playing", "finished", "abandoned"):
             raise ValueError(f"unknown game status {status!r}")
-        with self._transaction() as db:
+        with self._transaction(game_id) as db:
             db.execute(
                 "UPDATE games SET status=?, result=?, updated=? WHERE id=?",
                 (status, result, time.time(), game_id),
             )
 
     def delete_game(self, game_id: int) -> None:
-        with self._transaction() as db:
+        with self._transaction(game_id) as db:
             db.execute("DELETE FROM games WHERE id=?", (game_id,))
 
     # -- reading --------------------------------------------------------------------------

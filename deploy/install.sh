@@ -375,7 +375,7 @@ install_python() {
     log "warning: the checkout changed while it was copied; run install.sh again when it is quiet"
   fi
   "$R$VENV/bin/python" -m pip install --quiet --constraint "$R$APP_DIR/constraints.txt" \
-    "${build}[gpio,serial,vision]"
+    "${build}[gpio,serial,vision,web]"
   # Same version number, new code: pip would call it "already satisfied" without --force-reinstall.
   "$R$VENV/bin/python" -m pip install --quiet --no-deps --force-reinstall "$build"
   rm -rf "$build"

@@ -154,7 +154,7 @@ def test_install_asks_the_system_for_the_right_things(pi: Pi) -> None:
     pips = [c for c in pi.last_calls if c.startswith("venv-python -m pip install")]
     assert len(pips) == 2
     assert f"--constraint {pi.path('/opt/table99/constraints.txt')}" in pips[0]
-    assert pips[0].endswith("[gpio,serial,vision]")
+    assert pips[0].endswith("[gpio,serial,vision,web]")  # web: the live display (docs/web.md)
     assert "--no-deps --force-reinstall" in pips[1]
     state = pi.path("/opt/table99/install-state").read_text()
     assert "created_user=table99" in state and "groups_added=gpio dialout video render input audio" in state

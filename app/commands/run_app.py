@@ -25,6 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="board source (default: the config's, else simulated)")
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen (kiosk mode)")
     parser.add_argument("--config", type=Path, help="config file (default: $TABLE99_CONFIG or /etc/table99)")
+    parser.add_argument("--web-port", type=int, metavar="N",
+                        help="serve the web display on port N (0: off; default: the config's [web])")
 
 
 def display_problem(environ: dict[str, str] | None = None) -> str | None:
@@ -69,8 +71,35 @@ def main(args: argparse.Namespace) -> int:
 
     log.info("starting Table99 (board: %s, config: %s, data: %s)", config.board_source,
              config.path or "defaults", plan.data_dir)
-    Table99App(config, "\n".join(problems) or None, store=store).run()
+    app = Table99App(config, "\n".join(problems) or None, store=store)
+    server = _start_web(app, config, store, args.web_port, problems)
+    app.config_problem = "\n".join(problems) or None
+    try:
+        app.run()
+    finally:
+        if server is not None:
+            server.stop()
     return 0
+
+
+def _start_web(app: object, config: Config, store: object, port: int | None, problems: list[str]) -> object:
+    """The web display beside Kivy (issue 14); a problem is one more line on the home screen."""
+    if port == 0 or (port is None and not config.web["enabled"]):
+        return None
+    from app.live import LiveTable
+    from app.web.launch import start_web
+
+    live = LiveTable(store)  # type: ignore[arg-type]
+    server, problem = start_web(config, live, port=port)
+    if problem:
+        log.error("%s", problem)
+        problems.append(problem)
+        return None
+    app.live = live  # type: ignore[attr-defined]
+    # the address without its token: the journal is read by more people than the table's screen
+    log.info("web display on port %s (address and QR code: home screen, Phones, tablets and TV)",
+             server.port)  # type: ignore[union-attr]
+    return server
 
 
 def _with_source(config: Config, source: str) -> Config:

@@ -46,13 +46,15 @@ log = logging.getLogger(__name__)
 OPTIONAL_SCREENS = {
     "app.ui.teach_board": "Teach the sensor board",
     "app.ui.camera_calibration": "Camera calibration",
+    "app.ui.web_join": "Phones, tablets and TV",  # web display (issue 14)
 }
 SETTINGS_FILE = "settings.json"
 
 
 def optional_screen_title(module: str) -> str:
     return {"app.ui.teach_board": tr("Teach the sensor board"),
-            "app.ui.camera_calibration": tr("Camera calibration")}[module]
+            "app.ui.camera_calibration": tr("Camera calibration"),
+            "app.ui.web_join": tr("Phones, tablets and TV")}[module]
 
 
 def load_game_uis(ctx: AppContext) -> dict[str, Any]:
@@ -322,6 +324,12 @@ class Table99App(App):
                 return build_source(config, kind)
 
         self.ctx = AppContext(store, config, announcer, manager, self.config_problem, make_source)
+        live = getattr(self, "live", None)  # web display (issue 14): set by table99 run
+        if live is not None:
+            from app.ui.web_join import connect_live
+
+            self.ctx.extras["live"] = live
+            connect_live(self, live)
         self._fill(manager)
         return manager
 

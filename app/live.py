@@ -1,0 +1,73 @@
+"""The table's live sessions, reachable from other front ends (the web display) on the main thread.
+
+A front end that runs in its own thread (the web server) never touches a session itself: it hands a
+command to :meth:`LiveTable.submit`, which queues it; the thread that owns the sessions (Kivy's main
+thread, or the headless loop of ``table99 web``) runs it in :meth:`LiveTable.drain`, exactly as
+board drivers hand readings over a queue. So the referee and every session stay single-threaded,
+and a paired tablet goes through the same session object as the touchscreen: one checked path that
+commits to the store.
+
+The owner tells the LiveTable how to find the session the table's screen has open
+(:attr:`find_session`) and what to do after another front end changed it (:attr:`on_changed`: the
+touchscreen redraws its current screen). A game the table does not have open is loaded from the
+store for the command and dropped again, so nothing here keeps a second copy of a game.
+
+No Kivy, no web library: both sides import this.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.store import GameStore
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class LiveTable:
+    store: GameStore
+    # (kind, game_id) -> the session the table's screen has open, or None
+    find_session: Callable[[str, int], Any] = lambda kind, game_id: None
+    # called on the main thread after a command from another front end changed (kind, game_id)
+    on_changed: Callable[[str, int], None] = lambda kind, game_id: None
+    # called from any thread after submit(): the owner schedules drain() on its main thread
+    wake: Callable[[], None] = lambda: None
+    # runs ``fn`` once the main thread has finished what it is doing (Kivy: after the next frame), so
+    # another front end's work never lands in the middle of the table's own verdict; any thread
+    later: Callable[[Callable[[], None]], None] = lambda fn: fn()
+    # the web display's handle for the table's screen (address, QR, pairing, revoke), or None
+    web: Any = None
+    _commands: queue.Queue[tuple[Callable[[], Any], Future[Any]]] = field(default_factory=queue.Queue)
+
+    def submit(self, command: Callable[[], Any]) -> Future[Any]:
+        """Queue ``command`` for the main thread; the future holds its result or its exception."""
+        future: Future[Any] = Future()
+        self._commands.put((command, future))
+        self.wake()
+        return future
+
+    def drain(self, limit: int = 50) -> int:
+        """Run queued commands (on the main thread); returns how many ran."""
+        ran = 0
+        while ran < limit:
+            try:
+                command, future = self._commands.get_nowait()
+            except queue.Empty:
+                break
+            ran += 1
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(command())
+            except Exception as exc:  # the web side turns it into a clear refusal
+                future.set_exception(exc)
+        return ran
+
+    def pending(self) -> int:
+        return self._commands.qsize()

@@ -1,0 +1,178 @@
+"""The table's side of the web display: the address and QR code, pairing codes, revoking devices.
+
+:func:`connect_live` wires the app's :class:`~app.live.LiveTable` to Kivy: commands from paired
+browsers run on the main thread (``Clock``), find the session the table's screen has open (so a
+deal entered on a tablet lands in the very session the touchscreen shows) and redraw the screen
+afterwards. The screen talks to the web server only through ``live.web`` (duck-typed: this front
+end never imports another one).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.core.image import Image as CoreImage
+from kivy.metrics import sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.image import Image
+from kivy.uix.screenmanager import Screen
+
+from app.i18n import tr
+from app.ui.widgets import ACCENT, TOUCH, WARNING, Background, BigButton, WrapLabel
+
+log = logging.getLogger(__name__)
+NAME = "web-join"
+
+
+# -- the LiveTable on Kivy's main thread -------------------------------------------------------------
+def connect_live(app: Any, live: Any) -> None:
+    """Let ``live`` run commands on Kivy's main thread and reach the screens' sessions."""
+
+    def find_session(kind: str, game_id: int) -> Any:
+        ui = getattr(app, "uis", {}).get(kind)
+        if kind == "parlett":
+            session = getattr(ui, "session", None)
+            return session if session is not None and session.game_id == game_id else None
+        if kind == "count99":
+            keeper = getattr(ui, "keeper", None)
+            game = getattr(keeper, "game", None)
+            return game if game is not None and game.game_id == game_id else None
+        return None
+
+    def on_changed(kind: str, game_id: int) -> None:
+        manager = app.ctx.manager if app.ctx is not None else None
+        screen = manager.current_screen if manager is not None else None
+        name = getattr(screen, "name", "")
+        if not name.startswith(kind):
+            return
+        try:
+            if name == "parlett-deal":  # the deal being tapped in was for a deal number now scored
+                ui = app.uis["parlett"]
+                ui.go("parlett-winner" if ui.session.sheet.over else "parlett-totals")
+            elif hasattr(screen, "refresh"):
+                screen.refresh()
+        except Exception:  # the store holds the change already; a screen that cannot redraw logs it
+            log.exception("the table's screen could not show a change made on a paired device")
+
+    live.find_session = find_session
+    live.on_changed = on_changed
+    live.wake = lambda: Clock.schedule_once(lambda _dt: live.drain(), 0)
+    live.later = lambda fn: Clock.schedule_once(lambda _dt: fn(), 0)  # after the frame now being made
+    Clock.schedule_interval(lambda _dt: live.drain(), 0.5)  # in case a wake-up was missed
+
+
+def qr_texture(text: str) -> Any:
+    import segno
+
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(buffer, kind="png", scale=8, border=2, dark="#000000", light="#ffffff")
+    buffer.seek(0)
+    return CoreImage(buffer, ext="png").texture
+
+
+# -- the screen ---------------------------------------------------------------------------------------
+class WebJoinScreen(Screen):
+    """Phones, tablets and TV: scan to watch; pair a tablet to keep the score; revoke it."""
+
+    def __init__(self, ctx: Any, **kwargs: Any) -> None:
+        super().__init__(name=NAME, **kwargs)
+        self.ctx = ctx
+        self.box = BoxLayout(orientation="vertical", padding=10, spacing=8)
+        Background.paint(self.box)
+        self.add_widget(self.box)
+        self.pairing = False
+        self._tick: Any = None
+
+    @property
+    def web(self) -> Any:
+        live = self.ctx.extras.get("live")
+        return getattr(live, "web", None)
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.refresh()
+        self._tick = Clock.schedule_interval(lambda _dt: self._countdown(), 1.0)
+
+    def on_leave(self, *args: Any) -> None:
+        if self._tick is not None:
+            self._tick.cancel()
+
+    def _countdown(self) -> None:
+        web = self.web
+        if self.pairing and web is not None and web.access.code_left() is None:
+            self.pairing = False
+            self.refresh()
+        elif self.pairing and hasattr(self, "code_label") and web is not None:
+            live = web.access.code_left()
+            if live is not None:
+                self.code_label.text = self._code_text(*live)
+
+    def _code_text(self, code: str, left: float) -> str:
+        return tr("Pairing code: {code} (for {seconds} s)", code=f"{code[:3]} {code[3:]}", seconds=int(left))
+
+    def refresh(self) -> None:
+        box, web = self.box, self.web
+        box.clear_widgets()
+        box.add_widget(WrapLabel(tr("Phones, tablets and TV"), font_size=sp(26), bold=True))
+        if web is None:
+            box.add_widget(WrapLabel(tr("The web display is off. Turn it on with [web] enabled = true in the "
+                                        "config, or start with table99 run --web-port 8099.")))
+        else:
+            row = BoxLayout(spacing=10)
+            if self.pairing and web.access.code_left() is not None:
+                code, left = web.access.code_left()
+                url = web.pair_url(code)
+                row.add_widget(Image(texture=qr_texture(url), fit_mode="contain", size_hint_x=0.45))
+                text = BoxLayout(orientation="vertical", spacing=6)
+                self.code_label = WrapLabel(self._code_text(code, left), font_size=sp(30), bold=True,
+                                            color=(1, 0.84, 0.3, 1))
+                text.add_widget(self.code_label)
+                text.add_widget(WrapLabel(tr("Scan this with the tablet, or open the address below and type "
+                                             "the code. A paired tablet may enter deals and tap cards."),
+                                          font_size=sp(17)))
+                text.add_widget(WrapLabel(url, font_size=sp(15)))
+                text.add_widget(BoxLayout())
+                text.add_widget(BigButton(tr("Cancel the code"), on_press=self.cancel_code, height=TOUCH + 8))
+                row.add_widget(text)
+            else:
+                url = web.view_url()
+                row.add_widget(Image(texture=qr_texture(url), fit_mode="contain", size_hint_x=0.45))
+                text = BoxLayout(orientation="vertical", spacing=6)
+                text.add_widget(WrapLabel(
+                    tr("Scan to follow the game on a phone, tablet or TV (same Wi-Fi)."), font_size=sp(18)))
+                text.add_widget(WrapLabel(url, font_size=sp(15)))
+                devices = web.access.device_list()
+                text.add_widget(WrapLabel(tr("Paired devices: {n}", n=len(devices)), font_size=sp(18)))
+                for device in devices[:4]:
+                    line = BoxLayout(size_hint_y=None, height=TOUCH + 4, spacing=6)
+                    line.add_widget(WrapLabel(device.name, font_size=sp(17), size_hint_y=1, valign="middle"))
+                    line.add_widget(BigButton(tr("Revoke"), on_press=lambda d=device: self.revoke(d.id),
+                                              size_hint_x=None, width=150, height=TOUCH + 4,
+                                              background_color=WARNING))
+                    text.add_widget(line)
+                text.add_widget(BoxLayout())
+                text.add_widget(BigButton(tr("Pair a tablet"), on_press=self.new_code, height=TOUCH + 8,
+                                          background_color=ACCENT))
+                row.add_widget(text)
+            box.add_widget(row)
+        box.add_widget(BigButton(tr("Back"), on_press=lambda: self.ctx.go("home"), height=64))
+
+    def new_code(self) -> None:
+        self.web.access.new_code()
+        self.pairing = True
+        self.refresh()
+
+    def cancel_code(self) -> None:
+        self.web.access.cancel_code()
+        self.pairing = False
+        self.refresh()
+
+    def revoke(self, device_id: str) -> None:
+        self.web.access.revoke(device_id)
+        self.refresh()
+
+
+def make_screen(ctx: Any) -> WebJoinScreen:
+    return WebJoinScreen(ctx)
