@@ -20,29 +20,23 @@ from kivy.uix.modalview import ModalView
 
 from app.board99_game import colour_name as colour_name  # re-exported for every screen
 from app.i18n import tr
+from app.ui import theme  # colours, sizes and spacing for every screen
 
-TOUCH = 48  # px: the smallest touch target anywhere in the app
-FONT = sp(20)
-BIG_FONT = sp(28)
-READABLE = sp(18)  # the smallest running text a player reads from a metre away (log, status lines)
-MIN_FONT = sp(13)  # a button label never shrinks below this to fit its longest word
+TOUCH = theme.TOUCH  # px: the smallest touch target anywhere in the app
+FONT = sp(theme.FONT)
+BIG_FONT = sp(theme.BIG)
+READABLE = sp(theme.READABLE)  # the smallest running text a player reads from a metre away
+MIN_FONT = sp(theme.MIN_FONT)  # a button label never shrinks below this to fit its longest word
 
-PEG_COLOURS: dict[str, tuple[float, float, float, float]] = {
-    "red": (0.86, 0.16, 0.16, 1),
-    "blue": (0.18, 0.40, 0.90, 1),
-    "green": (0.16, 0.66, 0.26, 1),
-    "yellow": (0.95, 0.82, 0.12, 1),
-    "white": (0.96, 0.96, 0.96, 1),
-    "black": (0.08, 0.08, 0.08, 1),
-}
-BACKGROUND = (0.12, 0.13, 0.16, 1)
-ACCENT = (0.20, 0.55, 0.35, 1)
-WARNING = (0.80, 0.35, 0.10, 1)
-MUTED = (0.30, 0.32, 0.38, 1)
+PEG_COLOURS = theme.PEG_COLOURS
+BACKGROUND = theme.BACKGROUND
+ACCENT = theme.ACCENT
+WARNING = theme.WARNING
+MUTED = theme.BUTTON
 
 
 def colour_rgba(name: str | None) -> tuple[float, float, float, float]:
-    return PEG_COLOURS.get(name or "", (0.6, 0.6, 0.6, 1))
+    return theme.peg_rgba(name)
 
 
 def text_width(text: str, font_size: float, font_name: str = "Roboto", bold: bool = False) -> float:

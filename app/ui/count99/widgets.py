@@ -15,14 +15,15 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.togglebutton import ToggleButton
 
+from app.ui import theme
 from app.ui.widgets import MIN_FONT, text_height, text_width
 
-TOUCH = 48
-BACKGROUND = (0.10, 0.11, 0.14, 1)
-BUTTON = (0.28, 0.30, 0.36, 1)
-ACCENT = (0.18, 0.55, 0.33, 1)
-WARNING = (0.78, 0.33, 0.10, 1)
-CHOICE = (0.20, 0.40, 0.80, 1)
+TOUCH = theme.TOUCH
+BACKGROUND = theme.BACKGROUND
+BUTTON = theme.BUTTON
+ACCENT = theme.ACCENT
+WARNING = theme.WARNING
+CHOICE = theme.CHOICE
 
 
 def paint(widget: Any, rgba: tuple[float, float, float, float] = BACKGROUND) -> None:
