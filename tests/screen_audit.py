@@ -116,7 +116,7 @@ class Frame:
 
     def ground(self, rect: tuple[float, float, float, float]) -> tuple[float, float, float]:
         """The commonest colour inside ``rect`` (window coordinates, origin bottom left)."""
-        x, y, w, h = (int(round(v)) for v in rect)
+        x, y, w, h = (round(v) for v in rect)
         x0, y0 = max(0, x), max(0, y)
         x1, y1 = min(self.width, x + w), min(self.height, y + h)
         step = max(1, int(((x1 - x0) * (y1 - y0) / 4000) ** 0.5))
@@ -160,7 +160,7 @@ SHARED_WORDS = {
     "rs", "games", "nt", "pin", "gpio", "spi", "usb", "qr", "id", "sp", "px", "json", "toml", "db",
     "espeak", "ng", "tmp", "pytest", "data", "exports", "record", "name", "start", "board", "parlett",
     "computer", "export", "status", "serial", "camera", "sensor", "ass", "ende", "in", "so", "an",
-    "hand", "was", "die", "will", "bin", "so", "man", "fast", "war", "also", "rot", "mist", "kind",
+    "hand", "was", "die", "will", "bin", "man", "fast", "war", "also", "rot", "mist", "kind",
 }
 
 
@@ -195,9 +195,9 @@ def audit(language: str, root: Any = None, names: tuple[str, ...] = ()) -> list[
             skip = getattr(widget, "audit_skip", set())
             name = _describe(widget)
             view = _view_rect(widget)
-            if _is_control(widget) and not widget.disabled and "touch" not in skip and view is not None:
-                if widget.width < MIN_TOUCH - 0.5 or widget.height < MIN_TOUCH - 0.5:
-                    problems.append(Problem("touch", f"{name} is {widget.width:.0f}x{widget.height:.0f} px"))
+            small = widget.width < MIN_TOUCH - 0.5 or widget.height < MIN_TOUCH - 0.5
+            if _is_control(widget) and not widget.disabled and "touch" not in skip and view and small:
+                problems.append(Problem("touch", f"{name} is {widget.width:.0f}x{widget.height:.0f} px"))
             if not isinstance(widget, Label) or not widget.text.strip() or view is None:
                 continue
             tw, th = widget.texture_size

@@ -277,10 +277,9 @@ EXTRA_SCREENS: dict[str, Callable[[UI], Any]] = {
 
 def main() -> None:
     import os
+    import tempfile
 
     from app import i18n
-
-    import tempfile
 
     ui = UI()
     for language in ("en", "de"):
