@@ -60,8 +60,12 @@ class Board:
         self.screen.clock = self.clock
         go(self.root, "board99-setup")
         setup = self.root.get_screen("board99-setup")
+        if len(players) != 2:
+            setup.count.select(str(len(players)))
         for row, name in zip(setup.player_rows, players, strict=False):
             row.name_input.text = name
+        if colours:
+            setup.partners.select("alone")
         for row, colour in zip(setup.player_rows, colours, strict=False):
             row.set_colour(colour)
         if computer:
