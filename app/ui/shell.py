@@ -20,6 +20,7 @@ from kivy.app import App
 from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.uix.scrollview import ScrollView
 
@@ -29,6 +30,7 @@ from app.i18n import tr, trn
 from app.paths import data_dir, default_database
 from app.speech import Announcer
 from app.store import GameStore
+from app.ui import theme
 from app.ui.context import GAMES, AppContext
 from app.ui.widgets import (
     ACCENT,
@@ -47,6 +49,21 @@ OPTIONAL_SCREENS = {
     "app.ui.teach_board": "Teach the sensor board",
     "app.ui.camera_calibration": "Camera calibration",
 }
+# A hardware screen is linked from home only where its hardware is the configured board source.
+NEEDS_SOURCE = {
+    "app.ui.teach_board": ("gpio", "serial"),
+    "app.ui.camera_calibration": ("camera",),
+}
+
+
+def hardware_linked(module: str, board_source: str) -> bool:
+    return board_source in NEEDS_SOURCE.get(module, (board_source,))
+
+
+def source_name(source: str) -> str:
+    """The configured board source in the players' words (the config file's word is English)."""
+    return {"simulated": tr("on the screen"), "scripted": tr("a recording"), "gpio": tr("hall sensors"),
+            "serial": tr("a serial sensor board"), "camera": tr("a camera")}.get(source, source)
 SETTINGS_FILE = "settings.json"
 
 
@@ -89,6 +106,31 @@ def result_text(result: str) -> str:
     return result
 
 
+def summary_lines(summary: Any, uis: dict[str, Any]) -> tuple[str, str]:
+    """Two lines that tell games apart: the game and its players; its state, moves and last play."""
+    statuses = {"playing": tr("unfinished"), "finished": tr("finished"), "abandoned": tr("abandoned")}
+    when = time.strftime("%d.%m. %H:%M", time.localtime(summary.updated))
+    first = f"{game_title(summary.kind, uis)} #{summary.id}: {summary.title}"
+    parts = [statuses.get(summary.status, summary.status),
+             trn("{n} action", "{n} actions", summary.actions), tr("last {when}", when=when)]
+    if summary.result:
+        parts.insert(1, result_text(summary.result))
+    return first, " · ".join(parts)
+
+
+class GameLines(BoxLayout):
+    """A game in two lines that never wrap: cut with an ellipsis if a title is very long."""
+
+    def __init__(self, first: str, second: str, **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", **kwargs)
+        lines = ((first, READABLE, theme.TEXT), (second, sp(theme.SMALL), theme.TEXT_MUTED))
+        for text, size, colour in lines:
+            label = Label(text=text, font_size=size, color=colour, halign="left", valign="middle",
+                          shorten=True, shorten_from="right")
+            label.bind(size=lambda lab, sz: setattr(lab, "text_size", sz))
+            self.add_widget(label)
+
+
 def scrolling(box: BoxLayout) -> ScrollView:
     box.size_hint_y = None
     box.bind(minimum_height=box.setter("height"))
@@ -123,14 +165,13 @@ class HomeScreen(Screen):
                                            on_press=lambda ui=ui: ctx.go(ui.new_game_screen()),
                                            background_color=ACCENT, height=80))
         content.add_widget(new_games)
-        unfinished = [g for g in ctx.store.unfinished() if g.kind in self.uis]
+        # A game nobody has made a move in is no game to resume (it is removed when left).
+        unfinished = [g for g in ctx.store.unfinished() if g.kind in self.uis and g.actions]
         if unfinished:
             content.add_widget(WrapLabel(tr("Unfinished games")))
         for summary in unfinished[:4]:
-            row = BoxLayout(size_hint_y=None, height=TOUCH + 8, spacing=8)
-            when = time.strftime("%d.%m. %H:%M", time.localtime(summary.updated))
-            row.add_widget(WrapLabel(f"{game_title(summary.kind, self.uis)}: {summary.title}  ({when})",
-                                     font_size=READABLE, size_hint_y=1, valign="middle"))
+            row = BoxLayout(size_hint_y=None, height=TOUCH + 16, spacing=8)
+            row.add_widget(GameLines(*summary_lines(summary, self.uis)))
             row.add_widget(BigButton(tr("Resume"), on_press=lambda s=summary: self.resume(s.kind, s.id),
                                      size_hint_x=None, width=160, height=TOUCH + 8))
             content.add_widget(row)
@@ -139,6 +180,8 @@ class HomeScreen(Screen):
         bottom.add_widget(BigButton(tr("History"), on_press=lambda: ctx.go("history"), height=64))
         bottom.add_widget(BigButton(tr("Settings"), on_press=lambda: ctx.go("settings"), height=64))
         for module, screen_name in self.optional.items():
+            if not hardware_linked(module, ctx.config.board_source):
+                continue  # no such hardware configured: no link (the settings say how to add it)
             bottom.add_widget(BigButton(optional_screen_title(module),
                                         on_press=lambda n=screen_name: ctx.go(n), height=64))
         box.add_widget(bottom)
@@ -169,23 +212,16 @@ class HistoryScreen(Screen):
     def refresh(self) -> None:
         box = self.root_box
         box.clear_widgets()
-        box.add_widget(WrapLabel(tr("History"), font_size=sp(26), bold=True))
-        if self.message:
-            box.add_widget(WrapLabel(self.message, font_size=sp(15), color=(0.6, 0.9, 0.6, 1)))
+        box.add_widget(WrapLabel(tr("History"), font_size=sp(theme.TITLE), bold=True))
+        if self.message:  # what an export did, in words, with the folder on its own line
+            box.add_widget(WrapLabel(self.message, font_size=READABLE, color=theme.GOOD_TEXT))
         games = BoxLayout(orientation="vertical", spacing=6)
-        summaries = self.ctx.store.games()
+        summaries = [g for g in self.ctx.store.games() if g.actions or g.status != "playing"]
         if not summaries:
             games.add_widget(WrapLabel(tr("No games yet.")))
-        statuses = {"playing": tr("playing"), "finished": tr("finished"), "abandoned": tr("abandoned")}
         for summary in summaries[:50]:
-            row = BoxLayout(size_hint_y=None, height=TOUCH + 8, spacing=6)
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(summary.created))
-            text = tr("{when}  {game}: {title} - {status}, {actions} {result}", when=when,
-                      game=game_title(summary.kind, self.uis), title=summary.title,
-                      status=statuses.get(summary.status, summary.status),
-                      actions=trn("{n} action", "{n} actions", summary.actions),
-                      result=result_text(summary.result)).rstrip()
-            row.add_widget(WrapLabel(text, font_size=READABLE, size_hint_y=1, valign="middle"))
+            row = BoxLayout(size_hint_y=None, height=TOUCH + 16, spacing=6)
+            row.add_widget(GameLines(*summary_lines(summary, self.uis)))
             row.add_widget(BigButton(tr("Export"), on_press=lambda s=summary: self.export(s.id),
                                      size_hint_x=None, width=130, height=TOUCH + 8))
             if summary.status == "playing":
@@ -209,7 +245,8 @@ class HistoryScreen(Screen):
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{stored.kind}-{game_id}.json"
         path.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
-        self.message = tr("Saved the record to {path}", path=str(path))
+        self.message = tr("Exported {game} as {file}", game=game_title(stored.kind, self.uis),
+                          file=path.name) + "\n" + tr("Folder: {path}", path=str(folder))
         self.refresh()
         return path
 
@@ -265,9 +302,14 @@ class SettingsScreen(Screen):
                                      font_size=sp(15), color=(1, 0.6, 0.3, 1)))
         config = ctx.config
         box.add_widget(WrapLabel(tr("Board source: {source}; stable after {seconds} s; config file: {path}",
-                                    source=config.board_source, seconds=config.stable_seconds,
-                                    path=config.path or tr("none (defaults)")), font_size=sp(15)))
-        box.add_widget(WrapLabel(tr("Games are saved in {path}", path=str(ctx.store.path)), font_size=sp(15)))
+                                    source=source_name(config.board_source), seconds=config.stable_seconds,
+                                    path=config.path or tr("none (defaults)")), font_size=sp(theme.SMALL)))
+        box.add_widget(WrapLabel(tr("Games are saved in {path}", path=str(ctx.store.path)),
+                                 font_size=sp(theme.SMALL)))
+        if config.board_source not in ("gpio", "serial", "camera"):
+            box.add_widget(WrapLabel(tr("Teaching a sensor board and calibrating a camera appear on the home "
+                                        "screen once the config file's [board] source names that hardware."),
+                                     font_size=sp(theme.SMALL)))
         box.add_widget(BoxLayout())
         box.add_widget(BigButton(tr("Back"), on_press=lambda: ctx.go("home"), height=64))
 

@@ -626,7 +626,11 @@ class GameScreen(Screen):
                               yes=tr("Undo")))
 
     def leave(self, new_game: bool = False) -> None:
+        game = self.game
         self.stop()
+        if game is not None and not game.actions:  # nothing happened: nothing to resume or keep
+            self.ctx.store.delete_game(game.id)
+            self.game = None
         ui = self.ctx.extras.get("board99")
         if new_game and ui is not None:
             self.ctx.go(ui.new_game_screen())

@@ -60,12 +60,25 @@ class Tap(Button):
         words = self.text.split()
         if room <= 0 or not words:
             return
+        if self.markup:  # sizes set in the markup: fit by the widest line as shown
+            self._fit_markup(room)
+            return
         size = self._base_font
         while size > MIN_FONT and max(text_width(w, size, self.font_name, self.bold) for w in words) > room:
             size -= 1
         while size > MIN_FONT and text_height(self.text, size, room) > self.height - 4:
             size -= 1
         self.font_size = size
+
+
+    def _fit_markup(self, room: float) -> None:
+        """Shrink the font (the card name; the markup's small slot number stays) until it fits."""
+        while self.font_size > MIN_FONT:
+            self.texture_update()
+            width, height = self.texture_size
+            if width <= room + 1 and height <= self.height - 2:
+                return
+            self.font_size = max(MIN_FONT, self.font_size - 1)
 
 
 class Text(Label):
