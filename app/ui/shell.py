@@ -30,8 +30,10 @@ from app.i18n import tr, trn
 from app.paths import data_dir, default_database
 from app.speech import Announcer
 from app.store import GameStore
-from app.ui import theme
+from app.ui import preferences, theme
 from app.ui.context import GAMES, AppContext
+from app.ui.preferences import SETTINGS_FILE as SETTINGS_FILE  # re-exported (tests, board setup)
+from app.ui.preferences import load_settings, save_settings
 from app.ui.widgets import (
     ACCENT,
     READABLE,
@@ -64,7 +66,6 @@ def source_name(source: str) -> str:
     """The configured board source in the players' words (the config file's word is English)."""
     return {"simulated": tr("on the screen"), "scripted": tr("a recording"), "gpio": tr("hall sensors"),
             "serial": tr("a serial sensor board"), "camera": tr("a camera")}.get(source, source)
-SETTINGS_FILE = "settings.json"
 
 
 def optional_screen_title(module: str) -> str:
@@ -256,22 +257,6 @@ class HistoryScreen(Screen):
                    yes=tr("Abandon")).open()
 
 
-def load_settings() -> dict[str, Any]:
-    path = data_dir() / SETTINGS_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):  # unreadable, not UTF-8, not JSON: defaults
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def save_settings(settings: dict[str, Any]) -> None:
-    try:
-        (data_dir() / SETTINGS_FILE).write_text(json.dumps(settings), encoding="utf-8")
-    except OSError as exc:  # a full or read-only disk: the choice holds until the app stops
-        log.error("cannot save the settings: %s", exc)
-
-
 class SettingsScreen(Screen):
     """Language and speech, changed on the spot and remembered in the data directory."""
 
@@ -290,28 +275,55 @@ class SettingsScreen(Screen):
     def refresh(self) -> None:
         ctx, box = self.ctx, self.box
         box.clear_widgets()
-        box.add_widget(WrapLabel(tr("Settings"), font_size=sp(26), bold=True))
-        box.add_widget(WrapLabel(tr("Language")))
-        box.add_widget(Choice([("en", "English"), ("de", "Deutsch")], i18n.language(),
-                              on_change=self.set_language))
-        box.add_widget(WrapLabel(tr("Spoken announcements")))
+        box.add_widget(WrapLabel(tr("Settings"), font_size=sp(theme.TITLE), bold=True))
+        rows = BoxLayout(orientation="vertical", spacing=6)
+
+        def row(title: str, choice: Choice) -> None:
+            line = BoxLayout(size_hint_y=None, height=TOUCH, spacing=8)
+            line.add_widget(WrapLabel(title, size_hint=(None, 1), width=250, valign="middle",
+                                      font_size=READABLE))
+            line.add_widget(choice)
+            rows.add_widget(line)
+
+        row(tr("Language"), Choice([("en", "English"), ("de", "Deutsch")], i18n.language(),
+                                   on_change=self.set_language))
         spoken = "on" if ctx.announcer.enabled else "off"
-        box.add_widget(Choice([("off", tr("Off")), ("on", tr("On"))], spoken, on_change=self.set_speech))
+        row(tr("Spoken announcements and sounds"),
+            Choice([("off", tr("Off")), ("on", tr("On"))], spoken, on_change=self.set_speech))
         if not ctx.announcer.available:
-            box.add_widget(WrapLabel(tr("espeak-ng is not installed: nothing will be spoken."),
-                                     font_size=sp(15), color=(1, 0.6, 0.3, 1)))
+            rows.add_widget(WrapLabel(tr("espeak-ng is not installed: nothing will be spoken."),
+                                      font_size=READABLE, color=theme.PROBLEM_TEXT))
+        # 5of99's interface options, where they make sense on this table.
+        backgrounds = {"slate": tr("Slate"), "green": tr("Green"), "blue": tr("Blue"), "black": tr("Black")}
+        row(tr("Background"), Choice(list(backgrounds.items()), preferences.get("background"),
+                                     on_change=self.set_background))
+        backs = {"blue": tr("Blue"), "red": tr("Red"), "green": tr("Green")}
+        row(tr("Card backs"), Choice(list(backs.items()), preferences.get("card_back"),
+                                     on_change=lambda v: preferences.put("card_back", v)))
+        speeds = {"slow": tr("Slow"), "normal": tr("Normal"), "fast": tr("Fast"), "off": tr("At once")}
+        row(tr("Computer moves"), Choice(list(speeds.items()), preferences.get("animation"),
+                                         on_change=lambda v: preferences.put("animation", v)))
+        at_once = "on" if preferences.get("play_at_once") else "off"
+        row(tr("Tap a card in my hand to play it"),
+            Choice([("off", tr("Off")), ("on", tr("On"))], at_once,
+                   on_change=lambda v: preferences.put("play_at_once", v == "on")))
         config = ctx.config
-        box.add_widget(WrapLabel(tr("Board source: {source}; stable after {seconds} s; config file: {path}",
-                                    source=source_name(config.board_source), seconds=config.stable_seconds,
-                                    path=config.path or tr("none (defaults)")), font_size=sp(theme.SMALL)))
-        box.add_widget(WrapLabel(tr("Games are saved in {path}", path=str(ctx.store.path)),
-                                 font_size=sp(theme.SMALL)))
+        rows.add_widget(WrapLabel(tr("Board source: {source}; stable after {seconds} s; config file: {path}",
+                                     source=source_name(config.board_source), seconds=config.stable_seconds,
+                                     path=config.path or tr("none (defaults)")), font_size=sp(theme.SMALL)))
+        rows.add_widget(WrapLabel(tr("Games are saved in {path}", path=str(ctx.store.path)),
+                                  font_size=sp(theme.SMALL)))
         if config.board_source not in ("gpio", "serial", "camera"):
-            box.add_widget(WrapLabel(tr("Teaching a sensor board and calibrating a camera appear on the home "
-                                        "screen once the config file's [board] source names that hardware."),
-                                     font_size=sp(theme.SMALL)))
-        box.add_widget(BoxLayout())
+            hint = tr("Teaching a sensor board and calibrating a camera appear on the home "
+                      "screen once the config file's [board] source names that hardware.")
+            rows.add_widget(WrapLabel(hint, font_size=sp(theme.SMALL)))
+        box.add_widget(scrolling(rows))
         box.add_widget(BigButton(tr("Back"), on_press=lambda: ctx.go("home"), height=64))
+
+    def set_background(self, value: str) -> None:
+        """A new ground colour: every screen is painted again (as for a new language)."""
+        preferences.put("background", value)
+        self.on_language(i18n.language())
 
     def set_language(self, language: str) -> None:
         settings = load_settings()

@@ -17,6 +17,7 @@ from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
 
 from app.board99_game import colour_name as colour_name  # re-exported for every screen
 from app.i18n import tr
@@ -62,7 +63,12 @@ class Background:
     """Paints a flat colour behind a widget (mixin-free helper: call ``Background.paint(widget)``)."""
 
     @staticmethod
-    def paint(widget: Any, rgba: Sequence[float] = BACKGROUND) -> None:
+    def paint(widget: Any, rgba: Sequence[float] | None = None) -> None:
+        """``rgba`` or the table's chosen background (settings)."""
+        if rgba is None:
+            from app.ui.preferences import background
+
+            rgba = background()
         with widget.canvas.before:
             colour = Color(*rgba)
             rect = Rectangle(pos=widget.pos, size=widget.size)
@@ -366,6 +372,30 @@ class CardFace(Label):
             RoundedRectangle(pos=(self.x + 2, self.y + 1), size=(self.width - 4, self.height - 2), radius=[6])
             Color(0.45, 0.45, 0.48, 1)
             Line(rounded_rectangle=(self.x + 2, self.y + 1, self.width - 4, self.height - 2, 6), width=1)
+
+
+class CardBack(Widget):
+    """A card lying face down, in the table's chosen card back (settings)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(pos=self._draw, size=self._draw)
+
+    def _draw(self, *_: Any) -> None:
+        from kivy.graphics import Line, RoundedRectangle
+
+        from app.ui.preferences import card_back
+
+        self.canvas.before.clear()
+        with self.canvas.before:
+            Color(*theme.CARD_FACE)
+            RoundedRectangle(pos=(self.x + 2, self.y + 1), size=(self.width - 4, self.height - 2), radius=[5])
+            Color(*card_back())
+            RoundedRectangle(pos=(self.x + 5, self.y + 4), size=(self.width - 10, self.height - 8),
+                             radius=[3])
+            Color(*theme.CARD_FACE[:3], 0.5)
+            Line(points=[self.x + 5, self.y + 4, self.right - 5, self.top - 4], width=1)
+            Line(points=[self.x + 5, self.top - 4, self.right - 5, self.y + 4], width=1)
 
 
 class Banner(BoxLayout):

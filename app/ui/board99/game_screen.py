@@ -35,7 +35,7 @@ from app.referee.events import (
     TurnChanged,
 )
 from app.table_outputs import TableOutputs, attach_outputs
-from app.ui import theme
+from app.ui import preferences, theme
 from app.ui.board99.board_view import BoardView
 from app.ui.sounds import Chimes
 from app.ui.widgets import (
@@ -48,6 +48,7 @@ from app.ui.widgets import (
     Background,
     Banner,
     BigButton,
+    CardBack,
     CardFace,
     ConfirmBox,
     CycleButton,
@@ -486,12 +487,22 @@ class GameScreen(Screen):
         if player is None or game.is_computer(player):
             return
         self.hand_row.height = TOUCH
-        if not self.cards_visible:
+        hand = game.state.known_hand(player)
+        if not self.cards_visible:  # face down, in the table's card back, until My cards
+            for _ in hand:
+                self.hand_row.add_widget(CardBack(size_hint_x=None, width=40))
             self.hand_row.add_widget(WrapLabel(tr("{name}: tap My cards to see your hand.", name=player),
-                                               font_size=READABLE))
+                                               font_size=READABLE, size_hint_y=1, valign="middle"))
             return
-        for card in game.state.known_hand(player):  # cards drawn as cards: they show, PLAY plays
-            self.hand_row.add_widget(CardFace(str(card), font_size=FONT, size_hint_x=None, width=56))
+        at_once = preferences.get("play_at_once")
+        for card in hand:
+            if at_once:  # 5of99's "play a card at once": the card is a button that plays it
+                button = BigButton(str(card), font_size=FONT, height=TOUCH, size_hint_x=None, width=56,
+                                   background_color=theme.CARD_FACE, color=theme.CARD_INK)
+                button.bind(on_release=lambda _b, c=card: self._announce("play", c, self._by()))
+                self.hand_row.add_widget(button)
+            else:  # cards drawn as cards: they show; PLAY plays one
+                self.hand_row.add_widget(CardFace(str(card), font_size=FONT, size_hint_x=None, width=56))
 
     # -- the players' announcements ---------------------------------------------------------------
     def _by(self) -> str | None:

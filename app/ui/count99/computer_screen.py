@@ -23,7 +23,7 @@ from kivy.uix.screenmanager import Screen
 from app.count99_game import ComputerGame, announcement
 from app.count99_text import card_name, describe, direction_name, hand_text
 from app.i18n import tr, trn
-from app.ui import theme
+from app.ui import preferences, theme
 from app.ui.count99.status import StatusPanel
 from app.ui.count99.widgets import ACCENT, CHOICE, Tap, Text, paint
 from rules.count99.cards import choices_for
@@ -38,7 +38,7 @@ CURSOR = theme.CURSOR  # the slot the arrows are on
 
 
 class ComputerScreen(Screen):
-    delay = 1.2  # seconds between computer moves; tests set 0
+    delay: float | None = None  # seconds between computer moves; None: the settings' speed; tests set 0
 
     def __init__(self, ctx: Any, **kwargs: Any) -> None:
         super().__init__(name=NAME, **kwargs)
@@ -276,7 +276,8 @@ class ComputerScreen(Screen):
         """Seconds before the next computer move: a quarter of :attr:`delay` once you are out,
         so the rest of the game (bounded by the 200-card limit, docs/count99.md) is quick to watch."""
         assert self.session is not None
-        return self.delay if self.session.table.is_in(ComputerGame.HUMAN) else self.delay / 4
+        delay = preferences.animation_seconds() if self.delay is None else self.delay
+        return delay if self.session.table.is_in(ComputerGame.HUMAN) else delay / 4
 
     def _computer_move(self, _dt: float) -> None:
         self._scheduled = None

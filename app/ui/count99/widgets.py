@@ -26,7 +26,11 @@ WARNING = theme.WARNING
 CHOICE = theme.CHOICE
 
 
-def paint(widget: Any, rgba: tuple[float, float, float, float] = BACKGROUND) -> None:
+def paint(widget: Any, rgba: tuple[float, float, float, float] | None = None) -> None:
+    if rgba is None:
+        from app.ui.preferences import background
+
+        rgba = background()
     with widget.canvas.before:
         Color(*rgba)
         rect = Rectangle(pos=widget.pos, size=widget.size)
