@@ -206,6 +206,8 @@ def board_computer_cards(ui: UI) -> Any:
     from app.i18n import tr
 
     b = Board(ui, computer=True)
+    b.press(tr("DRAW"))  # Mia draws, the computer draws: Mia holds a card
+    b.settle()
     b.press(tr("My cards"))
     return b.root
 

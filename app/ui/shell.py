@@ -280,8 +280,9 @@ class SettingsScreen(Screen):
 
         def row(title: str, choice: Choice) -> None:
             line = BoxLayout(size_hint_y=None, height=TOUCH, spacing=8)
-            line.add_widget(WrapLabel(title, size_hint=(None, 1), width=250, valign="middle",
-                                      font_size=READABLE))
+            label = WrapLabel(title, size_hint=(None, 1), width=250, valign="middle", font_size=READABLE)
+            label.text_size = (250, None)  # wraps from the start: its width never changes
+            line.add_widget(label)
             line.add_widget(choice)
             rows.add_widget(line)
 

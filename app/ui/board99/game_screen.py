@@ -86,9 +86,11 @@ def next_step(game: Board99Game) -> tuple[str, str] | None:
     if game.is_computer(player):
         return tr("{name} (computer) is choosing.", name=player), ""
     if state.hand_count(player) == 0:
-        if all(state.hand_count(p) == 0 for p in game.setup.players):
+        if not state.pegs and not state.face_up:  # nobody has played yet: the opening draws
             return tr("Everyone draws a card first: {name}, tap DRAW.", name=player), "draw"
         return tr("{name} has no card: tap DRAW and take one.", name=player), "draw"
+    if game.setup.deck is not None:  # the app deals: the card is picked on screen
+        return tr("{name}: tap PLAY and pick your card, then put your peg in.", name=player), "play"
     return tr("{name}: tap PLAY and say your card, then put your peg in.", name=player), "play"
 
 

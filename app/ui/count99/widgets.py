@@ -77,6 +77,7 @@ class Tap(Button):
 
     def _fit_markup(self, room: float) -> None:
         """Shrink the font (the card name; the markup's small slot number stays) until it fits."""
+        self.font_size = self._base_font
         while self.font_size > MIN_FONT:
             self.texture_update()
             width, height = self.texture_size
