@@ -75,6 +75,9 @@ def instruction(status: TeachStatus, session: TeachSession) -> str:
     return tr("Done: {known} of 100 holes are known. Tap Save to keep the map.", known=known)
 
 
+LIBRARY_TOKENS = ("pin factory", "<", "Errno", "Traceback", "Error")  # a library's words, not ours
+
+
 def not_answering(reason: str) -> str:
     """A board that does not answer, in words a family can act on. A library's own message (English,
     technical: "Unable to load any default pin factory!") goes to the log, not the screen."""
@@ -82,8 +85,11 @@ def not_answering(reason: str) -> str:
     if "pin factory" in reason:
         return tr("No sensor board here: this computer has no GPIO pins. Teaching the board works on "
                   "the Raspberry Pi the board is wired to.")
-    return tr("The sensor board does not answer. Check its cable and power, then open this screen "
+    text = tr("The sensor board does not answer. Check its cable and power, then open this screen "
               "again. (The details are in the log.)")
+    if not any(token in reason for token in LIBRARY_TOKENS):  # the board's own self-test, in words
+        text += " " + tr("The board reports: {reason}", reason=reason)
+    return text
 
 
 class HoleCell(Button):

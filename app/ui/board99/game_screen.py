@@ -410,11 +410,11 @@ class GameScreen(Screen):
         problem = prompt.kind is PromptKind.PROBLEM or bool(self.refusal)
         self.prompt_label.color = theme.PROBLEM_TEXT if problem else theme.TEXT
         hands = "   ".join(f"{p}: {state.hand_count(p)}" for p in game.setup.players)
-        self.info_label.text = (
-            tr("Cards in hand: {hands}", hands=hands) + "\n"
-            + deck_text(state.deck_count) + "\n"
-            + face_up_text(state.face_up)
-        )
+        lines = [tr("Cards in hand: {hands}", hands=hands), deck_text(state.deck_count),
+                 face_up_text(state.face_up)]
+        if self.banner_event is not None and len(game.setup.players) > 3:
+            lines = lines[1:]  # the banner needs the room; the hands show again after the next move
+        self.info_label.text = "\n".join(lines)
         if self.source is not None and not isinstance(self.source, SimulatedBoard):
             self.info_label.text += "\n" + health_text(self.source.health)  # sensors, serial link, camera
         self._fit_log()

@@ -76,6 +76,16 @@ class KeeperScreen(Screen):
             self.actions.add_widget(button)
         self.message.text = ""
         self.refresh()
+        self.message.text = self.next_step()
+
+    def next_step(self) -> str:
+        """The one next thing to do, for a table that has not used the keeper before."""
+        assert self.game is not None
+        table = self.game.table
+        if table.over or table.turn is None:
+            return ""
+        return tr("{name} plays a card and says the new count; tap that card here.",
+                  name=table.setup.players[table.turn])
 
     def refresh(self) -> None:
         assert self.game is not None
