@@ -102,7 +102,8 @@ class ComputerScreen(Screen):
         self.hand_row.height = 96 if cards <= HAND_COLUMNS else 2 * 64 + 6
         mine = session.humans_turn() and self.pending is None
         for slot, card in enumerate(session.game.hands[0]):
-            colour = CURSOR if slot == self.cursor else ACCENT if mine else (0.28, 0.30, 0.36, 1)
+            # Cards drawn as cards (ivory, dark ink) while you may play them; grey while you wait.
+            colour = CURSOR if slot == self.cursor else theme.CARD_FACE if mine else theme.BUTTON
             # The card's name big, its slot number small above it: a slot never reads as a card.
             big = sp(22 if cards <= HAND_COLUMNS else 17)
             button = Tap(f"[size={int(big * 0.6)}]{slot + 1}[/size]\n[b]{card_name(card)}[/b]",
