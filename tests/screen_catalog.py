@@ -212,6 +212,38 @@ def board_computer_cards(ui: UI) -> Any:
     return b.root
 
 
+def board_undo_confirm(ui: UI) -> Any:
+    from app.i18n import tr
+
+    b = Board(ui)
+    b.press(tr("DRAW"))
+    tap(b.screen.undo_button)  # asks first
+    return b.root
+
+
+def board_who_played(ui: UI) -> Any:
+    """A peg nobody announced: the screen asks who played it, with which card."""
+    from app.i18n import tr
+    from tests.ui_support import frames_until
+
+    b = Board(ui)
+    b.press(tr("DRAW"))
+    b.press(tr("DRAW"))
+    b.hole(33)
+    frames_until(lambda: b.screen.modal is not None and b.screen.modal.parent is not None)
+    return b.root
+
+
+def count_ace_choice(ui: UI) -> Any:
+    root = count_computer(ui)
+    screen = root.get_screen("count99-computer")
+    screen.session.game.hands[0][0] = "A"  # an Ace in slot 1 (shown only, never stored)
+    screen.refresh()
+    screen.play_slot(0)
+    frames(2)
+    return root
+
+
 def count_setup(ui: UI) -> Any:
     return go(app_root(ui), "count99-setup")
 
@@ -260,7 +292,10 @@ SCREENS: dict[str, Callable[[UI], Any]] = {
     "board99-penalty": board_penalty,
     "board99-win": board_win,
     "board99-computer-cards": board_computer_cards,
+    "board99-undo-confirm": board_undo_confirm,
+    "board99-who-played": board_who_played,
     "count99-setup": count_setup,
+    "count99-ace-choice": count_ace_choice,
     "count99-keeper": count_keeper,
     "count99-computer": count_computer,
     "teach-board": teach_board,
@@ -275,9 +310,37 @@ def parlett(name: str) -> Callable[[UI], Any]:
     return build
 
 
-# The Parlett screens (not reworked in this branch): add them to the audit by name.
+def parlett_game(ui: UI, deals: int, show: str) -> Any:
+    """Ann, Ben and Cat, Cat dealing, ``deals`` deals of nine tricks for Ann, then ``show``."""
+    root = app_root(ui)
+    game_ui = root.app.uis["parlett"]
+    go(root, game_ui.new_game_screen())
+    setup = root.current_screen
+    for field, name in zip(setup.inputs, ["Ann", "Ben", "Cat"], strict=True):
+        field.text = name
+    tap(setup.start_button)
+    big = {"bids": {"Ann": 9, "Ben": 0, "Cat": 0}, "premium": {"Ann": "reveal"},
+           "tricks": {"Ann": 9, "Ben": 0, "Cat": 0}}
+    for _ in range(deals):
+        game_ui.session.add_deal(big)
+    if deals:
+        game_ui.after_change()
+    if show == "totals":
+        game_ui.show_totals()
+    elif show != "current":
+        go(root, show)
+    frames(3)
+    return root
+
+
+# The Parlett screens (reworked on another branch): audit them by name, e.g.
+# TABLE99_AUDIT_SCREENS=parlett-setup,parlett-deal,parlett-totals,parlett-chart,parlett-winner
 EXTRA_SCREENS: dict[str, Callable[[UI], Any]] = {
     "parlett-setup": parlett("parlett-setup"),
+    "parlett-deal": lambda ui: parlett_game(ui, 0, "current"),
+    "parlett-totals": lambda ui: parlett_game(ui, 2, "totals"),
+    "parlett-chart": lambda ui: parlett_game(ui, 2, "parlett-chart"),
+    "parlett-winner": lambda ui: parlett_game(ui, 6, "current"),
 }
 
 
