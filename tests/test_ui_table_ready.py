@@ -333,3 +333,31 @@ def test_also_the_difficulty_choice_says_computer(ui: Any) -> None:
     frames(2)
     assert row.kind_button.text == "Computer: basic"
     assert audit("en", root=row) == []
+
+
+# -- 5of99's interface options -------------------------------------------------------------------------
+def test_5of99_options_background_card_backs_and_computer_speed(ui: Any) -> None:
+    from app.i18n import tr
+    from app.ui import preferences, theme
+    from app.ui.widgets import CardBack
+    from tests.screen_audit import Frame
+
+    preferences.put("background", "green")
+    preferences.put("animation", "fast")
+    b = Board(ui, computer=True)
+    b.press(tr("DRAW"))
+    b.settle()
+    x, y = b.screen.panel.to_window(b.screen.panel.right - 4, b.screen.panel.center_y)
+    frame = Frame()
+    ground = frame.ground((x - 2, y - 2, 4, 4))
+    assert all(abs(a - e) < 0.02 for a, e in zip(ground, theme.BACKGROUNDS["green"], strict=False)), ground
+    backs = [w for w in b.screen.hand_row.children if isinstance(w, CardBack)]
+    assert len(backs) == 1  # Mia's one card, face down until My cards
+    assert audit("en") == []  # the green ground keeps every text readable
+    ui.clear()
+    from tests.screen_catalog import count_computer
+
+    root = count_computer(ui)
+    screen = root.get_screen("count99-computer")
+    screen.delay = None  # the settings decide
+    assert screen.pace() == theme.ANIMATION_SECONDS["fast"]
