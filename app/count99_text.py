@@ -36,6 +36,8 @@ def card_name(card: str) -> str:
 
 def card_label(card: str) -> str:
     """A short label for a card button."""
+    if card in ("A", "J", "Q", "K"):  # named as the log names them ("Bube", not "J", in German)
+        return card_name(card)
     return {"pass": tr("Pass"), "reverse": tr("Reverse"), "skip": tr("Skip")}.get(card, card)
 
 

@@ -298,7 +298,9 @@ def test_resume_offers_the_unfinished_game_and_checks_the_board(ui: Any) -> None
     ui.screenshot("board99-resume-fix-board")
     d.tap_hole(57)
     d.settle()
-    assert "Ben's turn" in d.screen.turn_label.text and d.screen.prompt_label.text == ""
+    # the problem is gone; in its place the one next thing to do
+    assert "Ben's turn" in d.screen.turn_label.text
+    assert d.screen.prompt_label.text == "Ben: tap PLAY and say your card, then put your peg in."
 
 
 def test_turn_leds_follow_the_game_and_a_physical_draw_button_announces_a_draw(ui: Any) -> None:
@@ -566,7 +568,7 @@ def test_a_quick_players_tap_while_a_peg_settles_is_shown_waiting_and_filed_for_
         d.settle()
         assert d.stored()[-1] == {"by": "Ann", "do": "play", "card": 30, "square": 45}
         assert d.screen.referee.pending_card == 50
-        assert d.screen.who.text == i18n.tr("By: {name}", name="Ben")
+        assert d.screen.who.text == i18n.tr("By: {name} (tap to change)", name="Ben")
         d.tap_hole(60)
         d.settle()
         assert d.stored()[-1] == {"by": "Ben", "do": "play", "card": 50, "square": 60}

@@ -41,7 +41,10 @@ def build(ui: Any, tmp_path: Path) -> tuple[AppContext, Any]:
 
 
 def button(root: Any, text: str) -> Any:
-    return find(root, text=text)
+    """A card button by the card (the keeper names face cards as the log does: "King", "Bube")."""
+    from app.count99_text import card_label
+
+    return find(root, text=card_label(text) if text in ("A", "J", "Q", "K") else text)
 
 
 def test_count_keeper_at_the_table(ui: Any, tmp_path: Path) -> None:
@@ -102,7 +105,9 @@ def test_rs_games_keeper_has_no_safe_card_and_a_winner(ui: Any, tmp_path: Path) 
     assert all(child.disabled for child in screen.cards.children)
     ui.screenshot("count99-table-rs-winner")
     tap(button(screen, "Export"))
-    exported = Path(screen.message.text.split(" to ", 1)[1])
+    # the message names the file and, on its own line, the folder (issue 16, point 10)
+    file_line, folder_line = screen.message.text.split("\n")
+    exported = Path(folder_line.split(": ", 1)[1]) / file_line.rsplit(" as ", 1)[1]
     assert exported.is_file() and '"no-safe-card": true' in exported.read_text()
 
 

@@ -160,7 +160,7 @@ def test_history_abandon_is_not_the_word_for_cancel_and_counts_agree(ui: Any, ge
     game.commit(rules.Draw("Ann"), rules.apply(game.state, rules.Draw("Ann"))[0])
     _app, root = build_app(store)
     ui.show(root)
-    tap(find(root, text="Verlauf"))
+    tap(find(root, text="Frühere Spiele"))
     frames(2)
     shown = [w.text for w in walk(root.get_screen("history")) if isinstance(getattr(w, "text", None), str)]
     assert tr("Cancel") == "Abbrechen" and "Abbrechen" not in shown
@@ -202,12 +202,15 @@ def test_six_players_in_german_keep_targets_and_text_inside_the_panel(ui: Any, g
     for name in [*names[1:], names[0]]:  # each tap steps to the next player, round to the first
         tap(screen.who)
         frames(1)
-        assert screen.who.text == f"Von: {name}" and screen.who.value == name
+        assert screen.who.text == f"Von: {name} (tippen zum Ändern)" and screen.who.value == name
         assert screen.who.height >= 48 and words_fit(screen.who) and screen.who.font_size >= 15, name
     for label in (screen.turn_label, screen.prompt_label, screen.info_label, screen.log_label):
         assert screen.who.top <= label.y and label.top <= screen.panel.top, label.text
         assert label.texture_size[1] <= label.height + 1, label.text
-    assert screen.log_lines and screen.log_label.text.startswith("Strafe für Annegret")
+    # the penalty is the banner (issue 16), not one more grey log line
+    assert screen.log_lines[0].startswith("Strafe für Annegret")
+    assert screen.banner.label.text.startswith("Strafe für Annegret")
+    assert screen.banner.top <= screen.panel.top and screen.banner.y >= screen.who.top
 
 
 def test_board_game_setup_in_german_keeps_targets_and_whole_words(ui: Any, german: None) -> None:

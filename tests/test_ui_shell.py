@@ -81,7 +81,7 @@ def test_language_switch_rebuilds_the_screens_in_german(ui: Any) -> None:
         assert any("Einstellungen" in t for t in texts(root))
         ui.screenshot("shell-settings-de")
         tap(find(root, text="Zurück"))
-        assert any("Verlauf" in t for t in texts(root))
+        assert any("Frühere Spiele" in t for t in texts(root))
     finally:
         i18n.set_language("en")
 

@@ -67,6 +67,9 @@ def main(args: argparse.Namespace) -> int:
     store, problems = carry_out(plan)
     for problem in problems:
         log.error("%s", problem)  # the journal; the home screen shows the same lines
+    from app.ui.kivy_setup import prepare
+
+    log.info("keyboard: %s", prepare())  # before the window opens: on-screen keyboard, calm log
     from app.ui.shell import Table99App
 
     log.info("starting Table99 (board: %s, config: %s, data: %s)", config.board_source,

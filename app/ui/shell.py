@@ -20,6 +20,7 @@ from kivy.app import App
 from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.uix.scrollview import ScrollView
 
@@ -29,7 +30,10 @@ from app.i18n import tr, trn
 from app.paths import data_dir, default_database
 from app.speech import Announcer
 from app.store import GameStore
+from app.ui import preferences, theme
 from app.ui.context import GAMES, AppContext
+from app.ui.preferences import SETTINGS_FILE as SETTINGS_FILE  # re-exported (tests, board setup)
+from app.ui.preferences import load_settings, save_settings
 from app.ui.widgets import (
     ACCENT,
     READABLE,
@@ -48,7 +52,21 @@ OPTIONAL_SCREENS = {
     "app.ui.camera_calibration": "Camera calibration",
     "app.ui.web_join": "Phones, tablets and TV",  # web display (issue 14)
 }
-SETTINGS_FILE = "settings.json"
+# A hardware screen is linked from home only where its hardware is the configured board source.
+NEEDS_SOURCE = {
+    "app.ui.teach_board": ("gpio", "serial"),
+    "app.ui.camera_calibration": ("camera",),
+}
+
+
+def hardware_linked(module: str, board_source: str) -> bool:
+    return board_source in NEEDS_SOURCE.get(module, (board_source,))
+
+
+def source_name(source: str) -> str:
+    """The configured board source in the players' words (the config file's word is English)."""
+    return {"simulated": tr("on the screen"), "scripted": tr("a recording"), "gpio": tr("hall sensors"),
+            "serial": tr("a serial sensor board"), "camera": tr("a camera")}.get(source, source)
 
 
 def optional_screen_title(module: str) -> str:
@@ -91,6 +109,31 @@ def result_text(result: str) -> str:
     return result
 
 
+def summary_lines(summary: Any, uis: dict[str, Any]) -> tuple[str, str]:
+    """Two lines that tell games apart: the game and its players; its state, moves and last play."""
+    statuses = {"playing": tr("unfinished"), "finished": tr("finished"), "abandoned": tr("abandoned")}
+    when = time.strftime("%d.%m. %H:%M", time.localtime(summary.updated))
+    first = f"{game_title(summary.kind, uis)} #{summary.id}: {summary.title}"
+    parts = [statuses.get(summary.status, summary.status),
+             trn("{n} action", "{n} actions", summary.actions), tr("last {when}", when=when)]
+    if summary.result:
+        parts.insert(1, result_text(summary.result))
+    return first, " · ".join(parts)
+
+
+class GameLines(BoxLayout):
+    """A game in two lines that never wrap: cut with an ellipsis if a title is very long."""
+
+    def __init__(self, first: str, second: str, **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", **kwargs)
+        lines = ((first, READABLE, theme.TEXT), (second, sp(theme.SMALL), theme.TEXT_MUTED))
+        for text, size, colour in lines:
+            label = Label(text=text, font_size=size, color=colour, halign="left", valign="middle",
+                          shorten=True, shorten_from="right")
+            label.bind(size=lambda lab, sz: setattr(lab, "text_size", sz))
+            self.add_widget(label)
+
+
 def scrolling(box: BoxLayout) -> ScrollView:
     box.size_hint_y = None
     box.bind(minimum_height=box.setter("height"))
@@ -125,14 +168,13 @@ class HomeScreen(Screen):
                                            on_press=lambda ui=ui: ctx.go(ui.new_game_screen()),
                                            background_color=ACCENT, height=80))
         content.add_widget(new_games)
-        unfinished = [g for g in ctx.store.unfinished() if g.kind in self.uis]
+        # A game nobody has made a move in is no game to resume (it is removed when left).
+        unfinished = [g for g in ctx.store.unfinished() if g.kind in self.uis and g.actions]
         if unfinished:
             content.add_widget(WrapLabel(tr("Unfinished games")))
         for summary in unfinished[:4]:
-            row = BoxLayout(size_hint_y=None, height=TOUCH + 8, spacing=8)
-            when = time.strftime("%d.%m. %H:%M", time.localtime(summary.updated))
-            row.add_widget(WrapLabel(f"{game_title(summary.kind, self.uis)}: {summary.title}  ({when})",
-                                     font_size=READABLE, size_hint_y=1, valign="middle"))
+            row = BoxLayout(size_hint_y=None, height=TOUCH + 16, spacing=8)
+            row.add_widget(GameLines(*summary_lines(summary, self.uis)))
             row.add_widget(BigButton(tr("Resume"), on_press=lambda s=summary: self.resume(s.kind, s.id),
                                      size_hint_x=None, width=160, height=TOUCH + 8))
             content.add_widget(row)
@@ -141,6 +183,8 @@ class HomeScreen(Screen):
         bottom.add_widget(BigButton(tr("History"), on_press=lambda: ctx.go("history"), height=64))
         bottom.add_widget(BigButton(tr("Settings"), on_press=lambda: ctx.go("settings"), height=64))
         for module, screen_name in self.optional.items():
+            if not hardware_linked(module, ctx.config.board_source):
+                continue  # no such hardware configured: no link (the settings say how to add it)
             bottom.add_widget(BigButton(optional_screen_title(module),
                                         on_press=lambda n=screen_name: ctx.go(n), height=64))
         box.add_widget(bottom)
@@ -171,23 +215,16 @@ class HistoryScreen(Screen):
     def refresh(self) -> None:
         box = self.root_box
         box.clear_widgets()
-        box.add_widget(WrapLabel(tr("History"), font_size=sp(26), bold=True))
-        if self.message:
-            box.add_widget(WrapLabel(self.message, font_size=sp(15), color=(0.6, 0.9, 0.6, 1)))
+        box.add_widget(WrapLabel(tr("History"), font_size=sp(theme.TITLE), bold=True))
+        if self.message:  # what an export did, in words, with the folder on its own line
+            box.add_widget(WrapLabel(self.message, font_size=READABLE, color=theme.GOOD_TEXT))
         games = BoxLayout(orientation="vertical", spacing=6)
-        summaries = self.ctx.store.games()
+        summaries = [g for g in self.ctx.store.games() if g.actions or g.status != "playing"]
         if not summaries:
             games.add_widget(WrapLabel(tr("No games yet.")))
-        statuses = {"playing": tr("playing"), "finished": tr("finished"), "abandoned": tr("abandoned")}
         for summary in summaries[:50]:
-            row = BoxLayout(size_hint_y=None, height=TOUCH + 8, spacing=6)
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(summary.created))
-            text = tr("{when}  {game}: {title} - {status}, {actions} {result}", when=when,
-                      game=game_title(summary.kind, self.uis), title=summary.title,
-                      status=statuses.get(summary.status, summary.status),
-                      actions=trn("{n} action", "{n} actions", summary.actions),
-                      result=result_text(summary.result)).rstrip()
-            row.add_widget(WrapLabel(text, font_size=READABLE, size_hint_y=1, valign="middle"))
+            row = BoxLayout(size_hint_y=None, height=TOUCH + 16, spacing=6)
+            row.add_widget(GameLines(*summary_lines(summary, self.uis)))
             row.add_widget(BigButton(tr("Export"), on_press=lambda s=summary: self.export(s.id),
                                      size_hint_x=None, width=130, height=TOUCH + 8))
             if summary.status == "playing":
@@ -211,7 +248,8 @@ class HistoryScreen(Screen):
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{stored.kind}-{game_id}.json"
         path.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
-        self.message = tr("Saved the record to {path}", path=str(path))
+        self.message = tr("Exported {game} as {file}", game=game_title(stored.kind, self.uis),
+                          file=path.name) + "\n" + tr("Folder: {path}", path=str(folder))
         self.refresh()
         return path
 
@@ -219,22 +257,6 @@ class HistoryScreen(Screen):
         ConfirmBox(tr("Abandon this game? It stays in the history."),
                    lambda: (self.ctx.store.set_status(game_id, "abandoned"), self.refresh()),
                    yes=tr("Abandon")).open()
-
-
-def load_settings() -> dict[str, Any]:
-    path = data_dir() / SETTINGS_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):  # unreadable, not UTF-8, not JSON: defaults
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def save_settings(settings: dict[str, Any]) -> None:
-    try:
-        (data_dir() / SETTINGS_FILE).write_text(json.dumps(settings), encoding="utf-8")
-    except OSError as exc:  # a full or read-only disk: the choice holds until the app stops
-        log.error("cannot save the settings: %s", exc)
 
 
 class SettingsScreen(Screen):
@@ -255,23 +277,56 @@ class SettingsScreen(Screen):
     def refresh(self) -> None:
         ctx, box = self.ctx, self.box
         box.clear_widgets()
-        box.add_widget(WrapLabel(tr("Settings"), font_size=sp(26), bold=True))
-        box.add_widget(WrapLabel(tr("Language")))
-        box.add_widget(Choice([("en", "English"), ("de", "Deutsch")], i18n.language(),
-                              on_change=self.set_language))
-        box.add_widget(WrapLabel(tr("Spoken announcements")))
+        box.add_widget(WrapLabel(tr("Settings"), font_size=sp(theme.TITLE), bold=True))
+        rows = BoxLayout(orientation="vertical", spacing=6)
+
+        def row(title: str, choice: Choice) -> None:
+            line = BoxLayout(size_hint_y=None, height=TOUCH, spacing=8)
+            label = WrapLabel(title, size_hint=(None, 1), width=250, valign="middle", font_size=READABLE)
+            label.text_size = (250, None)  # wraps from the start: its width never changes
+            line.add_widget(label)
+            line.add_widget(choice)
+            rows.add_widget(line)
+
+        row(tr("Language"), Choice([("en", "English"), ("de", "Deutsch")], i18n.language(),
+                                   on_change=self.set_language))
         spoken = "on" if ctx.announcer.enabled else "off"
-        box.add_widget(Choice([("off", tr("Off")), ("on", tr("On"))], spoken, on_change=self.set_speech))
+        row(tr("Spoken announcements and sounds"),
+            Choice([("off", tr("Off")), ("on", tr("On"))], spoken, on_change=self.set_speech))
         if not ctx.announcer.available:
-            box.add_widget(WrapLabel(tr("espeak-ng is not installed: nothing will be spoken."),
-                                     font_size=sp(15), color=(1, 0.6, 0.3, 1)))
+            rows.add_widget(WrapLabel(tr("espeak-ng is not installed: nothing will be spoken."),
+                                      font_size=READABLE, color=theme.PROBLEM_TEXT))
+        # 5of99's interface options, where they make sense on this table.
+        backgrounds = {"slate": tr("Slate"), "green": tr("Green"), "blue": tr("Blue"), "black": tr("Black")}
+        row(tr("Background"), Choice(list(backgrounds.items()), preferences.get("background"),
+                                     on_change=self.set_background))
+        backs = {"blue": tr("Blue"), "red": tr("Red"), "green": tr("Green")}
+        row(tr("Card backs"), Choice(list(backs.items()), preferences.get("card_back"),
+                                     on_change=lambda v: preferences.put("card_back", v)))
+        speeds = {"slow": tr("Slow"), "normal": tr("Normal"), "fast": tr("Fast"), "off": tr("At once")}
+        row(tr("Computer moves"), Choice(list(speeds.items()), preferences.get("animation"),
+                                         on_change=lambda v: preferences.put("animation", v)))
+        at_once = "on" if preferences.get("play_at_once") else "off"
+        row(tr("Tap a card in my hand to play it"),
+            Choice([("off", tr("Off")), ("on", tr("On"))], at_once,
+                   on_change=lambda v: preferences.put("play_at_once", v == "on")))
         config = ctx.config
-        box.add_widget(WrapLabel(tr("Board source: {source}; stable after {seconds} s; config file: {path}",
-                                    source=config.board_source, seconds=config.stable_seconds,
-                                    path=config.path or tr("none (defaults)")), font_size=sp(15)))
-        box.add_widget(WrapLabel(tr("Games are saved in {path}", path=str(ctx.store.path)), font_size=sp(15)))
-        box.add_widget(BoxLayout())
+        rows.add_widget(WrapLabel(tr("Board source: {source}; stable after {seconds} s; config file: {path}",
+                                     source=source_name(config.board_source), seconds=config.stable_seconds,
+                                     path=config.path or tr("none (defaults)")), font_size=sp(theme.SMALL)))
+        rows.add_widget(WrapLabel(tr("Games are saved in {path}", path=str(ctx.store.path)),
+                                  font_size=sp(theme.SMALL)))
+        if config.board_source not in ("gpio", "serial", "camera"):
+            hint = tr("Teaching a sensor board and calibrating a camera appear on the home "
+                      "screen once the config file's [board] source names that hardware.")
+            rows.add_widget(WrapLabel(hint, font_size=sp(theme.SMALL)))
+        box.add_widget(scrolling(rows))
         box.add_widget(BigButton(tr("Back"), on_press=lambda: ctx.go("home"), height=64))
+
+    def set_background(self, value: str) -> None:
+        """A new ground colour: every screen is painted again (as for a new language)."""
+        preferences.put("background", value)
+        self.on_language(i18n.language())
 
     def set_language(self, language: str) -> None:
         settings = load_settings()

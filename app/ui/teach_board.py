@@ -19,7 +19,7 @@ import queue
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.graphics import Color, Rectangle
+from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
@@ -30,10 +30,12 @@ from kivy.uix.screenmanager import Screen
 from app.i18n import tr, trn
 from app.source_factories import gpio as gpio_factory
 from app.source_factories import serial as serial_factory
+from app.ui import theme
 from hardware.teach import Step, TeachSession, TeachStatus, default_teach_map
 from hardware.wiring import WiringMap, WiringMapError
 
 log = logging.getLogger(__name__)
+BACKGROUND = theme.BACKGROUND
 NAME = "teach_board"
 GREY, GREEN, YELLOW, BLUE, ORANGE = (
     (0.30, 0.32, 0.38, 1), (0.16, 0.60, 0.26, 1), (0.95, 0.80, 0.12, 1), (0.20, 0.45, 0.90, 1),
@@ -73,13 +75,39 @@ def instruction(status: TeachStatus, session: TeachSession) -> str:
     return tr("Done: {known} of 100 holes are known. Tap Save to keep the map.", known=known)
 
 
+LIBRARY_TOKENS = ("pin factory", "<", "Errno", "Traceback", "Error")  # a library's words, not ours
+
+
+def not_answering(reason: str) -> str:
+    """A board that does not answer, in words a family can act on. A library's own message (English,
+    technical: "Unable to load any default pin factory!") goes to the log, not the screen."""
+    log.warning("the sensor board does not answer: %s", reason)
+    if "pin factory" in reason:
+        return tr("No sensor board here: this computer has no GPIO pins. Teaching the board works on "
+                  "the Raspberry Pi the board is wired to.")
+    text = tr("The sensor board does not answer. Check its cable and power, then open this screen "
+              "again. (The details are in the log.)")
+    if not any(token in reason for token in LIBRARY_TOKENS):  # the board's own self-test, in words
+        text += " " + tr("The board reports: {reason}", reason=reason)
+    return text
+
+
 class HoleCell(Button):
     """One hole of the grid: coloured by its state, tappable in check mode."""
 
     def __init__(self, hole: int, on_tap: Any) -> None:
-        super().__init__(text="", background_normal="", background_color=GREY, font_size=sp(12))
+        super().__init__(text="", background_normal="", background_color=GREY, font_size=sp(12),
+                         disabled=True)  # tappable only in check mode
+        self.background_disabled_normal = ""
         self.hole = hole
+        with self.canvas.after:  # the grid's lines: the cells touch so each is a full 48 px target
+            Color(*BACKGROUND)
+            self._edge = Line(rectangle=(0, 0, 1, 1), width=1)
+        self.bind(pos=self._edges, size=self._edges)
         self.bind(on_release=lambda *_: on_tap(hole))
+
+    def _edges(self, *_: Any) -> None:
+        self._edge.rectangle = (*self.pos, *self.size)
 
 
 class TeachBoardScreen(Screen):
@@ -100,18 +128,23 @@ class TeachBoardScreen(Screen):
     # -- layout ---------------------------------------------------------------------------------
     def _build(self) -> None:
         with self.canvas.before:
-            Color(0.12, 0.13, 0.16, 1)
+            Color(*theme.BACKGROUND)
             self._bg = Rectangle(pos=self.pos, size=self.size)
         self.bind(pos=lambda *_: setattr(self._bg, "pos", self.pos),
                   size=lambda *_: setattr(self._bg, "size", self.size))
-        root = BoxLayout(orientation="horizontal", padding=8, spacing=8)
-        self.grid = GridLayout(cols=10, spacing=2, size_hint_x=0.55)
+        root = BoxLayout(orientation="horizontal", padding=(0, 0, 8, 0), spacing=8)
+        # A square grid the screen's full height: 48 px cells at 480 px (each a touch target).
+        self.grid = GridLayout(cols=10, spacing=0, size_hint_x=None)
+        root.bind(height=lambda _, h: setattr(self.grid, "width", h))
         self.cells = [HoleCell(h, self._tap_hole) for h in range(100)]
         for cell in self.cells:
             self.grid.add_widget(cell)
         side = BoxLayout(orientation="vertical", spacing=6)
-        self.title = Label(text=tr("Teach the sensor board"), font_size=sp(22), size_hint_y=None, height=40)
-        self.message = Label(text="", font_size=sp(18), halign="left", valign="top")
+        self.title = Label(text=tr("Teach the sensor board"), font_size=sp(22), size_hint_y=None, height=40,
+                           bold=True)
+        self.title.bind(size=lambda *_: setattr(self.title, "text_size", self.title.size))
+        self.title.shorten = True
+        self.message = Label(text="", font_size=sp(theme.READABLE), halign="left", valign="top")
         self.message.bind(size=lambda *_: setattr(self.message, "text_size", self.message.size))
         self.progress = Label(text="", font_size=sp(16), size_hint_y=None, height=32)
         side.add_widget(self.title)
@@ -127,8 +160,9 @@ class TeachBoardScreen(Screen):
         for row in rows:
             line = BoxLayout(orientation="horizontal", spacing=6, size_hint_y=None, height=56)
             for key, text in row:
-                button = Button(text=text, font_size=sp(18), background_normal="",
-                                background_color=(0.30, 0.32, 0.38, 1))
+                button = Button(text=text, font_size=sp(17), background_normal="",
+                                background_color=theme.BUTTON, halign="center", valign="middle")
+                button.bind(size=lambda b, sz: setattr(b, "text_size", (sz[0] - 6, None)))
                 button.bind(on_release=lambda _b, k=key: self.press(k))
                 self.buttons[key] = button
                 line.add_widget(button)
@@ -154,6 +188,7 @@ class TeachBoardScreen(Screen):
             try:
                 self.source = self.ctx.make_source(self._kind())
             except Exception as exc:  # a config mistake in [board.gpio]: say it on screen
+                log.warning("the sensor board cannot be used: %s", exc)
                 self._show_problem(tr("The sensor board cannot be used: {reason}", reason=str(exc)))
                 return
         if not hasattr(self.source, "subscribe_inputs"):
@@ -162,8 +197,7 @@ class TeachBoardScreen(Screen):
         self._unsubscribe = self.source.subscribe_inputs(self._inputs.put)
         self.source.start()
         if self.source.input_count is None:  # the pins could not be opened: nothing will change
-            reason = self.source.health.text(tr)
-            self._show_problem(tr("The sensor board does not answer: {reason}", reason=reason))
+            self._show_problem(not_answering(self.source.health.text(tr)))
             return
         self._event = Clock.schedule_interval(lambda _dt: self.poll(), 0.05)
         self._begin_when_answering()
@@ -172,7 +206,7 @@ class TeachBoardScreen(Screen):
         """Start the session once the board passes its self-test (the source retries it)."""
         health = self.source.health
         if not health.ok:
-            self._show_problem(tr("The sensor board does not answer: {reason}", reason=health.text(tr)))
+            self._show_problem(not_answering(health.text(tr)))
             return
         for button in self.buttons.values():
             button.disabled = False
@@ -304,6 +338,8 @@ class TeachBoardScreen(Screen):
         self.buttons["check"].text = tr("End check") if step is Step.CHECK else tr("Check")
         self.buttons["all"].disabled = step in (Step.CLEAR_BOARD, Step.LIFT)
         self.buttons["save"].disabled = step is Step.CLEAR_BOARD
+        for cell in self.cells:
+            cell.disabled = step is not Step.CHECK
 
 
 def make_screen(ctx: Any) -> TeachBoardScreen:

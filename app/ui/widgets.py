@@ -17,32 +17,27 @@ from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
 
 from app.board99_game import colour_name as colour_name  # re-exported for every screen
 from app.i18n import tr
+from app.ui import theme  # colours, sizes and spacing for every screen
 
-TOUCH = 48  # px: the smallest touch target anywhere in the app
-FONT = sp(20)
-BIG_FONT = sp(28)
-READABLE = sp(18)  # the smallest running text a player reads from a metre away (log, status lines)
-MIN_FONT = sp(13)  # a button label never shrinks below this to fit its longest word
+TOUCH = theme.TOUCH  # px: the smallest touch target anywhere in the app
+FONT = sp(theme.FONT)
+BIG_FONT = sp(theme.BIG)
+READABLE = sp(theme.READABLE)  # the smallest running text a player reads from a metre away
+MIN_FONT = sp(theme.MIN_FONT)  # a button label never shrinks below this to fit its longest word
 
-PEG_COLOURS: dict[str, tuple[float, float, float, float]] = {
-    "red": (0.86, 0.16, 0.16, 1),
-    "blue": (0.18, 0.40, 0.90, 1),
-    "green": (0.16, 0.66, 0.26, 1),
-    "yellow": (0.95, 0.82, 0.12, 1),
-    "white": (0.96, 0.96, 0.96, 1),
-    "black": (0.08, 0.08, 0.08, 1),
-}
-BACKGROUND = (0.12, 0.13, 0.16, 1)
-ACCENT = (0.20, 0.55, 0.35, 1)
-WARNING = (0.80, 0.35, 0.10, 1)
-MUTED = (0.30, 0.32, 0.38, 1)
+PEG_COLOURS = theme.PEG_COLOURS
+BACKGROUND = theme.BACKGROUND
+ACCENT = theme.ACCENT
+WARNING = theme.WARNING
+MUTED = theme.BUTTON
 
 
 def colour_rgba(name: str | None) -> tuple[float, float, float, float]:
-    return PEG_COLOURS.get(name or "", (0.6, 0.6, 0.6, 1))
+    return theme.peg_rgba(name)
 
 
 def text_width(text: str, font_size: float, font_name: str = "Roboto", bold: bool = False) -> float:
@@ -68,7 +63,12 @@ class Background:
     """Paints a flat colour behind a widget (mixin-free helper: call ``Background.paint(widget)``)."""
 
     @staticmethod
-    def paint(widget: Any, rgba: Sequence[float] = BACKGROUND) -> None:
+    def paint(widget: Any, rgba: Sequence[float] | None = None) -> None:
+        """``rgba`` or the table's chosen background (settings)."""
+        if rgba is None:
+            from app.ui.preferences import background
+
+            rgba = background()
         with widget.canvas.before:
             colour = Color(*rgba)
             rect = Rectangle(pos=widget.pos, size=widget.size)
@@ -305,3 +305,136 @@ class CycleButton(_Chooser, BigButton):
 
     def _show(self) -> None:
         self.text = self.label(dict(self.options).get(self.value, self.value)) if self.value else ""
+
+
+class PegChip(Label):
+    """A peg drawn as a peg: its colour, a dark and a light ring (it shows on light squares and on a
+    dark panel alike) and its letter, the second cue that does not need colour vision."""
+
+    def __init__(self, colour: str | None = None, **kwargs: Any) -> None:
+        kwargs.setdefault("size_hint", (None, None))
+        kwargs.setdefault("size", (40, 40))
+        kwargs.setdefault("bold", True)
+        super().__init__(**kwargs)
+        self.colour = colour
+        self.bind(pos=self._draw, size=self._draw)
+        self.set_colour(colour)
+
+    def set_colour(self, colour: str | None) -> None:
+        self.colour = colour
+        self.text = theme.peg_mark(colour, i18n_language()) if colour else ""
+        fill = theme.peg_rgba(colour)
+        self.color = theme.readable_on(fill)
+        self.font_size = max(10.0, min(self.width, self.height) * (0.42 if len(self.text) < 2 else 0.34))
+        self.opacity = 1 if colour else 0
+        self._draw()
+
+    def _draw(self, *_: Any) -> None:
+        from kivy.graphics import Ellipse
+
+        self.canvas.before.clear()
+        size = min(self.width, self.height)
+        x, y = self.center_x - size / 2, self.center_y - size / 2
+        with self.canvas.before:
+            Color(*theme.PEG_RING_LIGHT)
+            Ellipse(pos=(x, y), size=(size, size))
+            Color(*theme.PEG_RING)
+            Ellipse(pos=(x + 2, y + 2), size=(size - 4, size - 4))
+            Color(*theme.peg_rgba(self.colour))
+            Ellipse(pos=(x + 5, y + 5), size=(size - 10, size - 10))
+        self.font_size = max(10.0, size * (0.42 if len(self.text) < 2 else 0.34))
+
+
+def i18n_language() -> str:
+    from app.i18n import language
+
+    return language()
+
+
+class CardFace(Label):
+    """A card drawn as a card (ivory, rounded, dark ink), not as a button: it shows, it does nothing."""
+
+    def __init__(self, text: str = "", red: bool = False, **kwargs: Any) -> None:
+        kwargs.setdefault("font_size", FONT)
+        kwargs.setdefault("bold", True)
+        kwargs.setdefault("color", theme.CARD_RED_INK if red else theme.CARD_INK)
+        kwargs.setdefault("halign", "center")
+        kwargs.setdefault("valign", "middle")
+        super().__init__(text=text, **kwargs)
+        self.bind(pos=self._draw, size=self._draw)
+
+    def _draw(self, *_: Any) -> None:
+        from kivy.graphics import Line, RoundedRectangle
+
+        self.canvas.before.clear()
+        with self.canvas.before:
+            Color(*theme.CARD_FACE)
+            RoundedRectangle(pos=(self.x + 2, self.y + 1), size=(self.width - 4, self.height - 2), radius=[6])
+            Color(0.45, 0.45, 0.48, 1)
+            Line(rounded_rectangle=(self.x + 2, self.y + 1, self.width - 4, self.height - 2, 6), width=1)
+
+
+class CardBack(Widget):
+    """A card lying face down, in the table's chosen card back (settings)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(pos=self._draw, size=self._draw)
+
+    def _draw(self, *_: Any) -> None:
+        from kivy.graphics import Line, RoundedRectangle
+
+        from app.ui.preferences import card_back
+
+        self.canvas.before.clear()
+        with self.canvas.before:
+            Color(*theme.CARD_FACE)
+            RoundedRectangle(pos=(self.x + 2, self.y + 1), size=(self.width - 4, self.height - 2), radius=[5])
+            Color(*card_back())
+            RoundedRectangle(pos=(self.x + 5, self.y + 4), size=(self.width - 10, self.height - 8),
+                             radius=[3])
+            Color(*theme.CARD_FACE[:3], 0.5)
+            Line(points=[self.x + 5, self.y + 4, self.right - 5, self.top - 4], width=1)
+            Line(points=[self.x + 5, self.top - 4, self.right - 5, self.y + 4], width=1)
+
+
+class Banner(BoxLayout):
+    """A penalty or a win that nobody can miss: a strong colour, big bold words, and the next step.
+
+    ``show(kind, text)`` with kind "penalty" or "win"; ``hide()``. It takes no room while hidden.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("orientation", "vertical")
+        kwargs.setdefault("size_hint_y", None)
+        kwargs.setdefault("padding", (8, 6))
+        super().__init__(height=0, opacity=0, **kwargs)
+        self.kind: str | None = None
+        self.label = WrapLabel("", font_size=sp(theme.READABLE), bold=True)
+        self.add_widget(self.label)
+        self.label.bind(height=self._fit)
+        with self.canvas.before:
+            self._colour = Color(*theme.PENALTY_BANNER)
+            self._rect = Rectangle(pos=self.pos, size=self.size)
+        self.bind(pos=self._follow, size=self._follow)
+
+    def _follow(self, *_: Any) -> None:
+        self._rect.pos, self._rect.size = self.pos, self.size
+
+    def _fit(self, *_: Any) -> None:
+        self.height = self.label.height + 12 if self.kind else 0
+
+    def show(self, kind: str, text: str) -> None:
+        self.kind = kind
+        ground = theme.WIN_BANNER if kind == "win" else theme.PENALTY_BANNER
+        self._colour.rgba = ground
+        self.label.color = theme.readable_on(ground)
+        self.label.text = text
+        self.opacity = 1
+        self._fit()
+
+    def hide(self) -> None:
+        self.kind = None
+        self.label.text = ""
+        self.opacity = 0
+        self.height = 0

@@ -17,6 +17,8 @@ from kivy.graphics import ClearBuffers, ClearColor, Color, Ellipse, Fbo, Instruc
 from kivy.metrics import sp
 from kivy.uix.widget import Widget
 
+from app.i18n import language
+from app.ui import theme
 from app.ui.widgets import colour_rgba
 
 SQUARE_LIGHT = (0.93, 0.89, 0.80, 1)
@@ -136,19 +138,41 @@ class BoardView(Widget):
                         Rectangle(pos=(x + 1, y + 1), size=(size - 2, size - 2))
             for hole in sorted(set(self.pegs) | set(self.sensed)):
                 x, y, size = self.hole_rect(hole)
-                r = size * 0.22
-                cx, cy = x + size * 0.75, y + size * 0.27
+                r = size * 0.25
+                cx, cy = x + size * 0.72, y + size * 0.28
                 if hole in self.pegs:
+                    # A peg drawn as a peg: a dark ring (3:1 or more on both squares, so a yellow or
+                    # white peg shows), its colour, and its letter as the second cue.
                     missing = hole not in self.sensed  # the game has it, the board does not: faded
-                    Color(0, 0, 0, 0.35 if missing else 1)
-                    Ellipse(pos=(cx - r - 2, cy - r - 2), size=(2 * r + 4, 2 * r + 4), segments=24)
-                    red, green, blue, _ = colour_rgba(self.pegs[hole])
-                    Color(red, green, blue, 0.35 if missing else 1)
+                    fade = 0.35 if missing else 1
+                    Color(*theme.PEG_RING[:3], fade)
+                    Ellipse(pos=(cx - r - 3, cy - r - 3), size=(2 * r + 6, 2 * r + 6), segments=24)
+                    fill = colour_rgba(self.pegs[hole])
+                    Color(*fill[:3], fade)
                     Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r), segments=24)
+                    texture = self._mark(self.pegs[hole], r)
+                    if texture is not None:
+                        Color(*theme.readable_on(fill)[:3], fade)
+                        Rectangle(texture=texture, size=texture.size,
+                                  pos=(cx - texture.width / 2, cy - texture.height / 2))
                 else:  # a peg the game does not know (yet): an orange cross
                     Color(*ATTENTION)
                     Line(points=[cx - r, cy - r, cx + r, cy + r], width=2)
                     Line(points=[cx - r, cy + r, cx + r, cy - r], width=2)
+
+    def _mark(self, colour: str | None, radius: float) -> Any:
+        """The peg's letter as a texture (cached per letter and size)."""
+        mark = theme.peg_mark(colour, language()) if colour else ""
+        if not mark:
+            return None
+        size = round(radius * (1.15 if len(mark) == 1 else 0.9))
+        key = (mark, size)
+        cache: dict[tuple[str, int], Any] = self.__dict__.setdefault("_marks", {})
+        if key not in cache:
+            label = CoreLabel(text=mark, font_size=size, bold=True)
+            label.refresh()
+            cache[key] = label.texture
+        return cache[key]
 
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.graphics import Color, Line
 from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
@@ -22,6 +23,7 @@ from kivy.uix.screenmanager import Screen
 from app.board99_game import Board99Game
 from app.board99_texts import deck_text, event_text, face_up_text, health_text, spoken, undo_button_text
 from app.i18n import tr
+from app.paths import data_dir
 from app.referee import Phase, Referee, RefereeRefusal, StabilityWindow
 from app.referee.events import (
     ActionAccepted,
@@ -33,7 +35,9 @@ from app.referee.events import (
     TurnChanged,
 )
 from app.table_outputs import TableOutputs, attach_outputs
+from app.ui import preferences, theme
 from app.ui.board99.board_view import BoardView
+from app.ui.sounds import Chimes
 from app.ui.widgets import (
     ACCENT,
     BIG_FONT,
@@ -42,10 +46,14 @@ from app.ui.widgets import (
     READABLE,
     TOUCH,
     Background,
+    Banner,
     BigButton,
+    CardBack,
+    CardFace,
     ConfirmBox,
     CycleButton,
     NumberPad,
+    PegChip,
     WrapLabel,
     colour_rgba,
     text_height,
@@ -61,6 +69,43 @@ NAME = "board99-game"
 
 def by_label(player: str) -> str:
     return tr("By: {name}", name=player)
+
+
+def who_label(player: str) -> str:
+    """The panel's selector says it is one: a tap names another player."""
+    return tr("By: {name} (tap to change)", name=player)
+
+
+def next_step(game: Board99Game) -> tuple[str, str] | None:
+    """The one next thing to do at the start of a turn, and the button that does it
+    ("draw" or "play"); None once the game is over."""
+    state = game.state
+    player = state.to_move
+    if state.outcome is not None or player is None:
+        return None
+    if game.is_computer(player):
+        return tr("{name} (computer) is choosing.", name=player), ""
+    if state.hand_count(player) == 0:
+        if not state.pegs and not state.face_up:  # nobody has played yet: the opening draws
+            return tr("Everyone draws a card first: {name}, tap DRAW.", name=player), "draw"
+        return tr("{name} has no card: tap DRAW and take one.", name=player), "draw"
+    if game.setup.deck is not None:  # the app deals: the card is picked on screen
+        return tr("{name}: tap PLAY and pick your card, then put your peg in.", name=player), "play"
+    return tr("{name}: tap PLAY and say your card, then put your peg in.", name=player), "play"
+
+
+def banner_text(event: Any, game: Board99Game) -> tuple[str, str]:
+    """The banner for a penalty or the end: what happened in the table's words, then what to do."""
+    state = game.state
+    if isinstance(event, rules.Penalised):
+        after = state.to_move
+        what = event_text(event) or ""
+        then = tr("Next: {name}'s turn.", name=after) if after else ""
+        return "penalty", f"{what} {then}".strip()
+    if isinstance(event, rules.Won):
+        headline = event_text(event) or ""
+        return "win", f"{headline} {tr('Tap NEW GAME for another game, or Menu to stop.')}"
+    return "win", f"{event_text(event) or ''} {tr('Tap NEW GAME for another game, or Menu to stop.')}"
 
 
 LOG_ENTRIES = 4  # kept; as many as fit are shown
@@ -167,24 +212,41 @@ class GameScreen(Screen):
         root.bind(height=lambda _, h: setattr(self.board, "width", min(h, root.width * 0.62)))
         root.add_widget(self.board)
         panel = BoxLayout(orientation="vertical", padding=(8, 6), spacing=5)
-        self.turn_label = WrapLabel("", font_size=BIG_FONT, bold=True)
+        # Whose turn: white words beside the player's peg (colour, ring and letter), never coloured
+        # words on the dark panel (a black player's name was invisible, red and blue hard to read).
+        turn_row = BoxLayout(size_hint_y=None, height=44, spacing=8)
+        self.turn_peg = PegChip(None, size=(40, 40), pos_hint={"center_y": 0.5})
+        self.turn_label = WrapLabel("", font_size=BIG_FONT, bold=True, size_hint_y=1, valign="middle",
+                                    shorten=True, shorten_from="right")
+        turn_row.add_widget(self.turn_peg)
+        turn_row.add_widget(self.turn_label)
+        panel.add_widget(turn_row)
+        self.turn_row = turn_row
+        self.banner = Banner()  # a penalty or the end, unmissable, with what to do next
+        panel.add_widget(self.banner)
+        self.banner_event: Any = None
         self.prompt_label = WrapLabel("", font_size=READABLE)
-        self.info_label = WrapLabel("", font_size=READABLE, color=(0.85, 0.85, 0.85, 1))
-        for label in (self.turn_label, self.prompt_label, self.info_label):
+        self.info_label = WrapLabel("", font_size=READABLE, color=theme.TEXT_MUTED)
+        for label in (self.prompt_label, self.info_label):
             panel.add_widget(label)
         self.hand_row = BoxLayout(size_hint_y=None, height=0, spacing=4)
         panel.add_widget(self.hand_row)
         # The log takes the room left above the buttons and shows the newest entries that fit whole,
         # at the size of the status lines (it was 14 sp, too small to read from a metre).
-        self.log_label = WrapLabel("", font_size=READABLE, color=(0.78, 0.78, 0.78, 1), size_hint_y=1)
+        self.log_label = WrapLabel("", font_size=READABLE, color=theme.TEXT_MUTED, size_hint_y=1)
         self.log_label.bind(size=self._fit_log)
         panel.add_widget(self.log_label)
         # Who announces: the player to move unless a tap steps on to another (an out-of-turn entry).
         # Tapping the selector names a player on purpose; left alone, it follows the turn, and an
         # announcement goes to whoever is to move when the referee applies it (see _by).
         self.who_chosen = False
-        self.who = CycleButton([], "", label=by_label, font_size=READABLE, on_change=self._who_chosen)
+        self.who = CycleButton([], "", label=who_label, font_size=READABLE, on_change=self._who_chosen)
         panel.add_widget(self.who)
+        with self.who.canvas.after:  # an outline: a button, not a banner, even in black on the panel
+            Color(*theme.TEXT_MUTED)
+            outline = Line(rectangle=(0, 0, 1, 1), width=1.5)
+        self.who.bind(pos=lambda w, _: setattr(outline, "rectangle", (*w.pos, *w.size)),
+                      size=lambda w, _: setattr(outline, "rectangle", (*w.pos, *w.size)))
         actions = BoxLayout(size_hint_y=None, height=68, spacing=5)
         self.play_button = BigButton(tr("PLAY"), on_press=self.ask_play, height=68, font_size=sp(22),
                                      background_color=ACCENT)
@@ -199,7 +261,7 @@ class GameScreen(Screen):
         self.undo_button = BigButton(tr("Undo"), on_press=self.ask_undo, height=TOUCH, size_hint_x=1.6,
                                      font_size=sp(17), fit_height=True)
         self.cards_button = BigButton(tr("My cards"), on_press=self.toggle_cards, height=TOUCH)
-        self.menu_button = BigButton(tr("Home"), on_press=self.leave, height=TOUCH)
+        self.menu_button = BigButton(tr("Menu"), on_press=self.leave, height=TOUCH)
         for button in (self.undo_button, self.cards_button, self.menu_button):
             bottom.add_widget(button)
         panel.add_widget(bottom)
@@ -213,6 +275,7 @@ class GameScreen(Screen):
         # followed at once by "Ben's turn." was never heard.
         self.to_say: list[str] = []
         self.say_soon = Clock.create_trigger(lambda *_: self._speak(), -1)
+        self.chimes = Chimes(data_dir() / "sounds", lambda: bool(self.ctx.announcer.enabled))
 
     # -- starting and stopping --------------------------------------------------------------------
     def start(self, game: Board99Game, source: BoardSource, stable_seconds: float = 0.4) -> None:
@@ -221,6 +284,8 @@ class GameScreen(Screen):
         self.source = source
         self.log_lines = []
         self.refusal = None
+        self.banner_event = None
+        self.banner.hide()
         self.board.set_numbers(game.setup.layout.numbers)
         window = StabilityWindow(stable_seconds, self.clock)
         self.referee = Referee(game, window, sees_colour=source.sees_colour)
@@ -301,6 +366,12 @@ class GameScreen(Screen):
         if isinstance(event, (ActionAccepted, ActionUndone)):
             self.who.value = ""
             self.who_chosen = False
+            by = getattr(getattr(event, "action", None), "by", None)
+            if isinstance(event, ActionUndone) or (self.game is not None and not self.game.is_computer(by)):
+                self.banner_event = None  # a person moved on: the banner has been seen
+        if isinstance(event, (rules.Penalised, rules.Won, rules.Tied)):
+            self.banner_event = event
+            self.chimes.play("penalty" if isinstance(event, rules.Penalised) else "win")
         if isinstance(event, AnnouncementRefused):
             self._problem(event.text)
         if isinstance(event, Prompt) and event.phase is Phase.WHO_PLAYED:
@@ -317,23 +388,33 @@ class GameScreen(Screen):
         to_move = state.to_move
         if state.outcome is not None:
             self.turn_label.text = referee.prompt.text
-            self.turn_label.color = (1, 0.84, 0, 1)
+            self.turn_peg.set_colour(None)
         else:
             self.turn_label.text = tr("{name}'s turn", name=to_move) if to_move else ""
-            self.turn_label.color = colour_rgba(colours.get(to_move or "")) if to_move else (1, 1, 1, 1)
+            self.turn_peg.set_colour(colours.get(to_move or "") if to_move else None)
+        self.turn_label.color = theme.TEXT
+        self.turn_peg.width = 40 if self.turn_peg.colour else 0
+        if self.banner_event is not None:
+            self.banner.show(*banner_text(self.banner_event, game))
+        else:
+            self.banner.hide()
         # The plain "X's turn: PLAY, DRAW or DISCARD" repeats the heading and the buttons: left out,
         # so the log has room (it is still there for speech and LEDs).
+        # In its place: the one next thing to do ("Everyone draws a card first: Mia, tap DRAW.").
         routine = prompt.phase is Phase.ANNOUNCE and prompt.kind is PromptKind.INFO
-        shown = "" if state.outcome is not None or routine else prompt.text
+        step = next_step(game) if routine else None
+        shown = "" if state.outcome is not None else step[0] if step else prompt.text
+        if self.banner_event is not None:
+            shown = ""  # the banner says what happened and what comes next
         self.prompt_label.text = self.refusal or shown
         problem = prompt.kind is PromptKind.PROBLEM or bool(self.refusal)
-        self.prompt_label.color = (1, 0.6, 0.3, 1) if problem else (1, 1, 1, 1)
+        self.prompt_label.color = theme.PROBLEM_TEXT if problem else theme.TEXT
         hands = "   ".join(f"{p}: {state.hand_count(p)}" for p in game.setup.players)
-        self.info_label.text = (
-            tr("Cards in hand: {hands}", hands=hands) + "\n"
-            + deck_text(state.deck_count) + "\n"
-            + face_up_text(state.face_up)
-        )
+        lines = [tr("Cards in hand: {hands}", hands=hands), deck_text(state.deck_count),
+                 face_up_text(state.face_up)]
+        if self.banner_event is not None and len(game.setup.players) > 3:
+            lines = lines[1:]  # the banner needs the room; the hands show again after the next move
+        self.info_label.text = "\n".join(lines)
         if self.source is not None and not isinstance(self.source, SimulatedBoard):
             self.info_label.text += "\n" + health_text(self.source.health)  # sensors, serial link, camera
         self._fit_log()
@@ -355,6 +436,10 @@ class GameScreen(Screen):
         self.draw_button.disabled = over or waiting
         self.discard_button.disabled = over or waiting
         self.play_button.text = tr("NEW GAME") if over else tr("PLAY")
+        # The button for the next thing to do is the highlighted one (DRAW while hands are empty).
+        wanted = "play" if over else (step[1] if step else "")
+        self.play_button.background_color = ACCENT if wanted == "play" else MUTED
+        self.draw_button.background_color = ACCENT if wanted == "draw" else MUTED
         classic = game.setup.ruleset is rules.Ruleset.CLASSIC
         self.discard_button.text = tr("DISCARD") if classic else tr("DEAD HAND")
         if over:
@@ -372,18 +457,23 @@ class GameScreen(Screen):
         if settling:
             self.who.text = tr("Wait: the pegs are settling")
             who_colour = None
+        # The player's colour where it stays readable: words in white or black, whichever reads better.
         self.who.background_color = colour_rgba(who_colour) if who_colour else MUTED
-        self.who.color = (0, 0, 0, 1) if who_colour in ("white", "yellow") else (1, 1, 1, 1)
+        self.who.color = theme.readable_on(self.who.background_color)
         self.who.disabled = state.outcome is not None  # after the end nobody announces
         self.who.opacity = 0 if state.outcome is not None else 1
         self._show_hand()
 
     def _fit_log(self, *_: Any) -> None:
-        """Show the newest log entries that fit whole in the log's room (newest first; the newest always)."""
+        """Show the newest log entries that fit whole in the log's room (newest first), leaving out
+        the one the banner shows."""
         label = self.log_label
         shown: list[str] = []
+        in_banner = self.banner.label.text if self.banner.kind else ""
         for line in self.log_lines:
-            if shown and text_height("\n".join([*shown, line]), label.font_size, label.width) > label.height:
+            if line and line in in_banner:
+                continue
+            if text_height("\n".join([*shown, line]), label.font_size, label.width) > label.height:
                 break
             shown.append(line)
         label.text = "\n".join(shown)
@@ -399,12 +489,22 @@ class GameScreen(Screen):
         if player is None or game.is_computer(player):
             return
         self.hand_row.height = TOUCH
-        if not self.cards_visible:
+        hand = game.state.known_hand(player)
+        if not self.cards_visible:  # face down, in the table's card back, until My cards
+            for _ in hand:
+                self.hand_row.add_widget(CardBack(size_hint_x=None, width=40))
             self.hand_row.add_widget(WrapLabel(tr("{name}: tap My cards to see your hand.", name=player),
-                                               font_size=READABLE))
+                                               font_size=READABLE, size_hint_y=1, valign="middle"))
             return
-        for card in game.state.known_hand(player):
-            self.hand_row.add_widget(BigButton(str(card), height=TOUCH, font_size=FONT))
+        at_once = preferences.get("play_at_once")
+        for card in hand:
+            if at_once:  # 5of99's "play a card at once": the card is a button that plays it
+                button = BigButton(str(card), font_size=FONT, height=TOUCH, size_hint_x=None, width=56,
+                                   background_color=theme.CARD_FACE, color=theme.CARD_INK)
+                button.bind(on_release=lambda _b, c=card: self._announce("play", c, self._by()))
+                self.hand_row.add_widget(button)
+            else:  # cards drawn as cards: they show; PLAY plays one
+                self.hand_row.add_widget(CardFace(str(card), font_size=FONT, size_hint_x=None, width=56))
 
     # -- the players' announcements ---------------------------------------------------------------
     def _by(self) -> str | None:
@@ -539,7 +639,11 @@ class GameScreen(Screen):
                               yes=tr("Undo")))
 
     def leave(self, new_game: bool = False) -> None:
+        game = self.game
         self.stop()
+        if game is not None and not game.actions:  # nothing happened: nothing to resume or keep
+            self.ctx.store.delete_game(game.id)
+            self.game = None
         ui = self.ctx.extras.get("board99")
         if new_game and ui is not None:
             self.ctx.go(ui.new_game_screen())

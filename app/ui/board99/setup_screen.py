@@ -49,8 +49,8 @@ def layout_label(key: str) -> str:
 
 
 def level_label(key: str) -> str:
-    return {"person": tr("Person"), "basic": tr("Basic"), "intermediate": tr("Intermediate"),
-            "advanced": tr("Advanced")}[key]
+    return {"person": tr("Person"), "basic": tr("Computer: basic"),
+            "intermediate": tr("Computer: intermediate"), "advanced": tr("Computer: advanced")}[key]
 
 
 def parse_custom_layout(text: str) -> rules.Layout:
@@ -75,7 +75,7 @@ class PlayerRow(BoxLayout):
                                        height=TOUCH)
         self.kind = "person"
         self.kind_button = BigButton(level_label(self.kind), on_press=self.next_kind, size_hint_x=0.3,
-                                     height=TOUCH)
+                                     height=TOUCH, fit_height=True)
         for widget in (self.name_input, self.colour_button, self.kind_button):
             self.add_widget(widget)
         self._show()

@@ -23,6 +23,7 @@ from kivy.uix.screenmanager import Screen
 from app.count99_game import ComputerGame, announcement
 from app.count99_text import card_name, describe, direction_name, hand_text
 from app.i18n import tr, trn
+from app.ui import preferences, theme
 from app.ui.count99.status import StatusPanel
 from app.ui.count99.widgets import ACCENT, CHOICE, Tap, Text, paint
 from rules.count99.cards import choices_for
@@ -30,14 +31,14 @@ from rules.count99.errors import Count99Error
 from rules.count99.table import Eliminated
 
 NAME = "count99-computer"
-LOG_LINES = 7
+LOG_LINES = 6
 HAND_COLUMNS = 7
 ENTER, NUMPAD_ENTER, ESCAPE, RIGHT, LEFT = 13, 271, 27, 275, 276
-CURSOR = (0.85, 0.65, 0.15, 1)  # the slot the arrows are on
+CURSOR = theme.CURSOR  # the slot the arrows are on
 
 
 class ComputerScreen(Screen):
-    delay = 1.2  # seconds between computer moves; tests set 0
+    delay: float | None = None  # seconds between computer moves; None: the settings' speed; tests set 0
 
     def __init__(self, ctx: Any, **kwargs: Any) -> None:
         super().__init__(name=NAME, **kwargs)
@@ -54,7 +55,7 @@ class ComputerScreen(Screen):
         root.add_widget(self.status)
         right = BoxLayout(orientation="vertical", spacing=6)
         root.add_widget(right)
-        self.log_label = Text("", font_size=sp(16), valign="bottom")
+        self.log_label = Text("", font_size=sp(theme.READABLE), valign="bottom")
         right.add_widget(self.log_label)
         # Up to 7 cards in a row; bigger hands (the seed allows 13) wrap so buttons stay finger-sized.
         self.hand_row = GridLayout(cols=HAND_COLUMNS, size_hint_y=None, height=96, spacing=6)
@@ -62,10 +63,11 @@ class ComputerScreen(Screen):
         self.choice_bar = BoxLayout(size_hint_y=None, height=56, spacing=6)
         right.add_widget(self.choice_bar)
         actions = BoxLayout(size_hint_y=None, height=56, spacing=6)
-        self.draw_button = Tap(tr("Draw (D)"), self.draw, background_color=ACCENT)
+        # Touchscreen words: the keys (D, C, H, digits, arrows) still work but are not advertised.
+        self.draw_button = Tap(tr("Draw"), self.draw, background_color=ACCENT)
         actions.add_widget(self.draw_button)
-        actions.add_widget(Tap(tr("Count (C)"), self.say_count))
-        actions.add_widget(Tap(tr("Hand (H)"), self.say_hand))
+        actions.add_widget(Tap(tr("Say the count"), self.say_count))
+        actions.add_widget(Tap(tr("Say my hand"), self.say_hand))
         actions.add_widget(Tap(tr("Menu"), lambda: self.ctx.go("home")))
         right.add_widget(actions)
 
@@ -100,10 +102,13 @@ class ComputerScreen(Screen):
         self.hand_row.height = 96 if cards <= HAND_COLUMNS else 2 * 64 + 6
         mine = session.humans_turn() and self.pending is None
         for slot, card in enumerate(session.game.hands[0]):
-            colour = CURSOR if slot == self.cursor else ACCENT if mine else (0.28, 0.30, 0.36, 1)
-            button = Tap(f"{slot + 1}\n{card_name(card)}", lambda s=slot: self.play_slot(s),
-                         font_size=sp(22 if cards <= HAND_COLUMNS else 17), background_color=colour,
-                         color=(0, 0, 0, 1) if slot == self.cursor else (1, 1, 1, 1))
+            # Cards drawn as cards (ivory, dark ink) while you may play them; grey while you wait.
+            colour = CURSOR if slot == self.cursor else theme.CARD_FACE if mine else theme.BUTTON
+            # The card's name big, its slot number small above it: a slot never reads as a card.
+            big = sp(22 if cards <= HAND_COLUMNS else 17)
+            button = Tap(f"[size={int(big * 0.6)}]{slot + 1}[/size]\n[b]{card_name(card)}[/b]",
+                         lambda s=slot: self.play_slot(s), font_size=big, background_color=colour,
+                         markup=True, color=theme.readable_on(colour))
             button.disabled = not mine
             self.hand_row.add_widget(button)
         self.draw_button.opacity = 1 if session.game.manual_draw else 0
@@ -133,9 +138,9 @@ class ComputerScreen(Screen):
         if said:
             self.ctx.announcer.say(said)
 
-    def note(self, text: str) -> None:
+    def note(self, text: str, said: str | None = None) -> None:
         self.log.append(text)
-        self.ctx.announcer.say(text)
+        self.ctx.announcer.say(said or text)
         self.refresh()
 
     # -- the person's actions ---------------------------------------------------------------
@@ -154,8 +159,11 @@ class ComputerScreen(Screen):
         if len(choices_for(session.game.variant, hand[slot], session.table.count)) > 1:
             self.pending = slot
             first, second = choices_for(session.game.variant, hand[slot], session.table.count)
-            self.note(tr("Which way does the {card} count? 1: {first}, 2: {second}, Escape: cancel.",
-                         card=card_name(hand[slot]), first=f"{first:+d}", second=f"{second:+d}"))
+            # Shown for the touchscreen (the buttons below); said with the keys for a keyboard player.
+            values = {"card": card_name(hand[slot]), "first": f"{first:+d}", "second": f"{second:+d}"}
+            self.note(tr("Which way does the {card} count: {first} or {second}?", **values),
+                      said=tr("Which way does the {card} count? 1: {first}, 2: {second}, Escape: cancel.",
+                              **values))
             return
         self._play(slot, None)
 
@@ -269,7 +277,8 @@ class ComputerScreen(Screen):
         """Seconds before the next computer move: a quarter of :attr:`delay` once you are out,
         so the rest of the game (bounded by the 200-card limit, docs/count99.md) is quick to watch."""
         assert self.session is not None
-        return self.delay if self.session.table.is_in(ComputerGame.HUMAN) else self.delay / 4
+        delay = preferences.animation_seconds() if self.delay is None else self.delay
+        return delay if self.session.table.is_in(ComputerGame.HUMAN) else delay / 4
 
     def _computer_move(self, _dt: float) -> None:
         self._scheduled = None

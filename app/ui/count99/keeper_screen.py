@@ -58,7 +58,7 @@ class KeeperScreen(Screen):
         self.no_cards_button = Tap(tr("No cards"), self.no_cards, background_color=WARNING)
         self.no_safe_button = Tap(tr("No safe card"), self.no_safe_card, background_color=WARNING)
         self.export_button = Tap(tr("Export"), self.export)
-        self.menu_button = Tap(tr("Menu"), lambda: self.ctx.go("home"))
+        self.menu_button = Tap(tr("Menu"), self.leave)
         self.actions = actions
         right.add_widget(actions)
 
@@ -76,6 +76,16 @@ class KeeperScreen(Screen):
             self.actions.add_widget(button)
         self.message.text = ""
         self.refresh()
+        self.message.text = self.next_step()
+
+    def next_step(self) -> str:
+        """The one next thing to do, for a table that has not used the keeper before."""
+        assert self.game is not None
+        table = self.game.table
+        if table.over or table.turn is None:
+            return ""
+        return tr("{name} plays a card and says the new count; tap that card here.",
+                  name=table.setup.players[table.turn])
 
     def refresh(self) -> None:
         assert self.game is not None
@@ -95,6 +105,14 @@ class KeeperScreen(Screen):
                 self.choice_bar.add_widget(Tap(f"{value:+d}", lambda v=value: self.choose(v),
                                                background_color=CHOICE, font_size=sp(26)))
             self.choice_bar.add_widget(Tap(tr("Cancel"), self.cancel_choice))
+
+    def leave(self) -> None:
+        """Back home; a game in which no card was tapped is removed, not kept as unfinished."""
+        game = self.game
+        if game is not None and not game.can_undo() and not game.table.over:
+            self.ctx.store.delete_game(game.game_id)
+            self.game = None
+        self.ctx.go("home")
 
     # -- taps -----------------------------------------------------------------------------------
     def tap_card(self, card: str) -> None:
@@ -139,7 +157,8 @@ class KeeperScreen(Screen):
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"count99-{self.game.game_id}.json"
         path.write_text(json.dumps(self.game.record(), ensure_ascii=False, indent=1), encoding="utf-8")
-        self.message.text = tr("Saved the record to {path}", path=str(path))
+        self.message.text = (tr("Exported {game} as {file}", game=tr("Ninety Nine (count)"), file=path.name)
+                             + "\n" + tr("Folder: {path}", path=str(folder)))
 
     def _act(self, action: Any) -> None:
         assert self.game is not None

@@ -15,17 +15,22 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.togglebutton import ToggleButton
 
+from app.ui import theme
 from app.ui.widgets import MIN_FONT, text_height, text_width
 
-TOUCH = 48
-BACKGROUND = (0.10, 0.11, 0.14, 1)
-BUTTON = (0.28, 0.30, 0.36, 1)
-ACCENT = (0.18, 0.55, 0.33, 1)
-WARNING = (0.78, 0.33, 0.10, 1)
-CHOICE = (0.20, 0.40, 0.80, 1)
+TOUCH = theme.TOUCH
+BACKGROUND = theme.BACKGROUND
+BUTTON = theme.BUTTON
+ACCENT = theme.ACCENT
+WARNING = theme.WARNING
+CHOICE = theme.CHOICE
 
 
-def paint(widget: Any, rgba: tuple[float, float, float, float] = BACKGROUND) -> None:
+def paint(widget: Any, rgba: tuple[float, float, float, float] | None = None) -> None:
+    if rgba is None:
+        from app.ui.preferences import background
+
+        rgba = background()
     with widget.canvas.before:
         Color(*rgba)
         rect = Rectangle(pos=widget.pos, size=widget.size)
@@ -59,12 +64,26 @@ class Tap(Button):
         words = self.text.split()
         if room <= 0 or not words:
             return
+        if self.markup:  # sizes set in the markup: fit by the widest line as shown
+            self._fit_markup(room)
+            return
         size = self._base_font
         while size > MIN_FONT and max(text_width(w, size, self.font_name, self.bold) for w in words) > room:
             size -= 1
         while size > MIN_FONT and text_height(self.text, size, room) > self.height - 4:
             size -= 1
         self.font_size = size
+
+
+    def _fit_markup(self, room: float) -> None:
+        """Shrink the font (the card name; the markup's small slot number stays) until it fits."""
+        self.font_size = self._base_font
+        while self.font_size > MIN_FONT:
+            self.texture_update()
+            width, height = self.texture_size
+            if width <= room + 1 and height <= self.height - 2:
+                return
+            self.font_size = max(MIN_FONT, self.font_size - 1)
 
 
 class Text(Label):

@@ -1,0 +1,369 @@
+"""Every screen of the app in a typical state, built headless as a player would reach it.
+
+``SCREENS`` maps a name to a function ``build(ui) -> root`` that leaves the Kivy window showing that
+screen (with any popup open). ``tests/test_screen_audit.py`` audits each in English and German, and
+``python -m tests.screen_catalog`` saves a screenshot of each under test-artifacts/screens/.
+
+To audit more screens (the Parlett screens after their rework), add builders to ``SCREENS`` or to
+``EXTRA_SCREENS`` (``TABLE99_AUDIT_SCREENS=parlett-setup,...`` picks which run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from app.config import Config
+from app.store import GameStore
+from tests.ui_support import UI, find, frames, tap
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def app_root(ui: UI, config: Config | None = None, store: GameStore | None = None) -> Any:
+    from dataclasses import replace
+
+    from app import i18n
+    from app.paths import default_database
+    from app.ui.shell import Table99App
+
+    config = replace(config or Config(), language=i18n.language())
+    app = Table99App(config=config, store=store or GameStore(default_database()))
+    root = app.build()
+    root.app = app
+    ui.show(root)
+    return root
+
+
+def go(root: Any, name: str) -> Any:
+    root.current = name
+    frames(3)
+    return root
+
+
+class Board:
+    """The board game driven by taps (as tests/test_ui_board99.py does)."""
+
+    def __init__(self, ui: UI, players: tuple[str, ...] = ("Mia", "Fin"), colours: tuple[str, ...] = (),
+                 computer: bool = False) -> None:
+        from app.i18n import tr
+
+        self.root = app_root(ui)
+        self.screen = self.root.get_screen("board99-game")
+        self.clock = FakeClock()
+        self.screen.clock = self.clock
+        go(self.root, "board99-setup")
+        setup = self.root.get_screen("board99-setup")
+        if len(players) != 2:
+            setup.count.select(str(len(players)))
+        for row, name in zip(setup.player_rows, players, strict=False):
+            row.name_input.text = name
+        if colours:
+            setup.partners.select("alone")
+        for row, colour in zip(setup.player_rows, colours, strict=False):
+            row.set_colour(colour)
+        if computer:
+            setup.player_rows[1].next_kind()
+        setup.layout.select("rows")
+        tap(find(self.root, text=tr("Start")))
+        self.settle()
+
+    def settle(self) -> None:
+        frames(1)
+        self.clock.now += 0.5
+        self.screen.pump()
+        frames(2)
+
+    def press(self, text: str) -> None:
+        tap(find(self.screen, text=text))
+
+    def card(self, card: int) -> None:
+        from kivy.core.window import Window
+        from kivy.uix.modalview import ModalView
+
+        modal = next(w for w in Window.children if isinstance(w, ModalView))
+        for key in str(card):
+            tap(find(modal, pad_key=key))
+        tap(find(modal, pad_key=modal.pad.ok_text))
+        frames(2)
+
+    def hole(self, hole: int) -> None:
+        from kivy.tests.common import UnitTestTouch
+
+        board = self.screen.board
+        x, y, size = board.hole_rect(hole)
+        touch = UnitTestTouch(*board.to_window(x + size / 2, y + size / 2))
+        touch.touch_down()
+        touch.touch_up()
+        frames(1)
+        self.settle()
+
+    def play(self, card: int, hole: int) -> None:
+        from app.i18n import tr
+
+        self.press(tr("PLAY"))
+        self.card(card)
+        self.hole(hole)
+
+
+def home(ui: UI) -> Any:
+    return app_root(ui)
+
+
+def home_hardware(ui: UI) -> Any:
+    return app_root(ui, Config(board_source="gpio"))
+
+
+def home_unfinished(ui: UI) -> Any:
+    from app.board99_game import Board99Game, TableSetup
+    from app.paths import default_database
+    from rules import board99 as rules
+
+    store = GameStore(default_database())
+    for names in (("Ann", "Ben"), ("Mia", "Fin", "Tom")):
+        game = Board99Game.create(store, rules.make_setup(list(names)), TableSetup({}))
+        new_state, _ = rules.apply(game.state, rules.Draw(names[0]))
+        game.commit(rules.Draw(names[0]), new_state)
+    return app_root(ui, store=store)
+
+
+def history(ui: UI) -> Any:
+    root = home_unfinished(ui)
+    from app.i18n import tr
+
+    go(root, "history")
+    tap(find(root, text=tr("Export")))
+    return root
+
+
+def settings(ui: UI) -> Any:
+    return go(app_root(ui), "settings")
+
+
+def board_setup(ui: UI) -> Any:
+    return go(app_root(ui), "board99-setup")
+
+
+def board_start(ui: UI) -> Any:
+    return Board(ui).root
+
+
+def board_pegs(ui: UI) -> Any:
+    """Six players, every peg colour on the board; Fin (black) to move."""
+    from app.i18n import tr
+
+    names = ("Ann", "Ben", "Cat", "Dan", "Eva", "Fin")
+    b = Board(ui, players=names, colours=("red", "blue", "green", "yellow", "white", "black"))
+    for _ in names:
+        b.press(tr("DRAW"))
+    for i, _ in enumerate(names[:-1]):
+        b.play(i * 11, i * 11)
+    return b.root
+
+
+def board_play_pad(ui: UI) -> Any:
+    from app.i18n import tr
+
+    b = Board(ui)
+    b.press(tr("DRAW"))
+    b.press(tr("DRAW"))
+    b.press(tr("PLAY"))
+    return b.root
+
+
+def board_penalty(ui: UI) -> Any:
+    from app.i18n import tr
+
+    b = Board(ui)
+    b.press(tr("DRAW"))
+    b.press(tr("DRAW"))
+    b.play(60, 57)
+    b.hole(57)  # the illegal peg taken off: the penalty stands
+    return b.root
+
+
+def board_win(ui: UI) -> Any:
+    from app.i18n import tr
+
+    b = Board(ui)
+    for i in range(5):
+        b.press(tr("DRAW"))
+        b.press(tr("DRAW"))
+        b.play(i, 50 + i)
+        if b.screen.game.state.outcome is not None:
+            break
+        b.play(10 + i, 70 + i * 2)
+    return b.root
+
+
+def board_computer_cards(ui: UI) -> Any:
+    from app.i18n import tr
+
+    b = Board(ui, computer=True)
+    b.press(tr("DRAW"))  # Mia draws, the computer draws: Mia holds a card
+    b.settle()
+    b.press(tr("My cards"))
+    return b.root
+
+
+def board_undo_confirm(ui: UI) -> Any:
+    from app.i18n import tr
+
+    b = Board(ui)
+    b.press(tr("DRAW"))
+    tap(b.screen.undo_button)  # asks first
+    return b.root
+
+
+def board_who_played(ui: UI) -> Any:
+    """A peg nobody announced: the screen asks who played it, with which card."""
+    from app.i18n import tr
+    from tests.ui_support import frames_until
+
+    b = Board(ui)
+    b.press(tr("DRAW"))
+    b.press(tr("DRAW"))
+    b.hole(33)
+    frames_until(lambda: b.screen.modal is not None and b.screen.modal.parent is not None)
+    return b.root
+
+
+def count_ace_choice(ui: UI) -> Any:
+    root = count_computer(ui)
+    screen = root.get_screen("count99-computer")
+    screen.session.game.hands[0][0] = "A"  # an Ace in slot 1 (shown only, never stored)
+    screen.refresh()
+    screen.play_slot(0)
+    frames(2)
+    return root
+
+
+def count_setup(ui: UI) -> Any:
+    return go(app_root(ui), "count99-setup")
+
+
+def count_keeper(ui: UI) -> Any:
+    from app.count99_game import KeptGame
+    from rules.count99.cards import Variant
+    from rules.count99.table import Setup
+
+    root = app_root(ui)
+    ui_count = root.app.ctx.extras["count99"]
+    ui_count.start_table(Setup(Variant.QUENTIN_C, ("Ann", "Ben", "Cat")))
+    frames(3)
+    keeper = root.get_screen("count99-table")
+    assert isinstance(keeper.game, KeptGame)
+    return root
+
+
+def count_computer(ui: UI) -> Any:
+    from rules.count99.cards import Variant
+    from rules.count99.table import Setup
+
+    root = app_root(ui)
+    ui_count = root.app.ctx.extras["count99"]
+    ui_count.computer.delay = 0
+    ui_count.start_computer(Setup(Variant.QUENTIN_C, ("You", "Ben", "Cat")), "easy", False)
+    frames(10)
+    return root
+
+
+def teach_board(ui: UI) -> Any:
+    root = app_root(ui, Config(board_source="gpio"))
+    return go(root, "teach_board")
+
+
+SCREENS: dict[str, Callable[[UI], Any]] = {
+    "home": home,
+    "home-hardware": home_hardware,
+    "home-unfinished": home_unfinished,
+    "history": history,
+    "settings": settings,
+    "board99-setup": board_setup,
+    "board99-start": board_start,
+    "board99-pegs": board_pegs,
+    "board99-play-pad": board_play_pad,
+    "board99-penalty": board_penalty,
+    "board99-win": board_win,
+    "board99-computer-cards": board_computer_cards,
+    "board99-undo-confirm": board_undo_confirm,
+    "board99-who-played": board_who_played,
+    "count99-setup": count_setup,
+    "count99-ace-choice": count_ace_choice,
+    "count99-keeper": count_keeper,
+    "count99-computer": count_computer,
+    "teach-board": teach_board,
+}
+
+
+def parlett(name: str) -> Callable[[UI], Any]:
+    def build(ui: UI) -> Any:
+        root = app_root(ui)
+        return go(root, name)
+
+    return build
+
+
+def parlett_game(ui: UI, deals: int, show: str) -> Any:
+    """Ann, Ben and Cat, Cat dealing, ``deals`` deals of nine tricks for Ann, then ``show``."""
+    root = app_root(ui)
+    game_ui = root.app.uis["parlett"]
+    go(root, game_ui.new_game_screen())
+    setup = root.current_screen
+    for field, name in zip(setup.inputs, ["Ann", "Ben", "Cat"], strict=True):
+        field.text = name
+    tap(setup.start_button)
+    big = {"bids": {"Ann": 9, "Ben": 0, "Cat": 0}, "premium": {"Ann": "reveal"},
+           "tricks": {"Ann": 9, "Ben": 0, "Cat": 0}}
+    for _ in range(deals):
+        game_ui.session.add_deal(big)
+    if deals:
+        game_ui.after_change()
+    if show == "totals":
+        game_ui.show_totals()
+    elif show != "current":
+        go(root, show)
+    frames(3)
+    return root
+
+
+# The Parlett screens (reworked on another branch): audit them by name, e.g.
+# TABLE99_AUDIT_SCREENS=parlett-setup,parlett-deal,parlett-totals,parlett-chart,parlett-winner
+EXTRA_SCREENS: dict[str, Callable[[UI], Any]] = {
+    "parlett-setup": parlett("parlett-setup"),
+    "parlett-deal": lambda ui: parlett_game(ui, 0, "current"),
+    "parlett-totals": lambda ui: parlett_game(ui, 2, "totals"),
+    "parlett-chart": lambda ui: parlett_game(ui, 2, "parlett-chart"),
+    "parlett-winner": lambda ui: parlett_game(ui, 6, "current"),
+}
+
+
+def main() -> None:
+    import os
+    import tempfile
+
+    from app import i18n
+
+    ui = UI()
+    for language in ("en", "de"):
+        for name, build in {**SCREENS, **EXTRA_SCREENS}.items():
+            i18n.set_language(language)
+            ui.clear()
+            os.environ["TABLE99_DATA_DIR"] = tempfile.mkdtemp(prefix="table99-catalog-")
+            try:
+                build(ui)
+            except Exception as exc:  # a screenshot run shows what it can
+                print(f"{name}: {exc!r}")
+                continue
+            print(ui.screenshot(f"catalog-{name}-{language}"))
+    i18n.set_language("en")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""Every screen, in English and German, audited as rendered: contrast, touch targets, clipping, English.
+
+The screens come from tests/screen_catalog.py. ``TABLE99_AUDIT_SCREENS=name,name`` audits only
+those (any from ``SCREENS`` or ``EXTRA_SCREENS``, e.g. ``parlett-setup``); unset, all of ``SCREENS``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from tests.screen_audit import Problem, audit
+from tests.screen_catalog import EXTRA_SCREENS, SCREENS
+
+pytestmark = pytest.mark.ui
+
+chosen = os.environ.get("TABLE99_AUDIT_SCREENS")
+ALL = {**SCREENS, **EXTRA_SCREENS}
+NAMES = [n.strip() for n in chosen.split(",") if n.strip()] if chosen else list(SCREENS)
+PLAYER_NAMES = ("Ann", "Ben", "Cat", "Dan", "Eva", "Fin", "Mia", "Tom", "You")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("name", NAMES)
+def test_screen_passes_the_audit(ui: Any, name: str, language: str) -> None:
+    from app import i18n
+
+    i18n.set_language(language)
+    try:
+        ALL[name](ui)
+        problems = audit(language, names=PLAYER_NAMES)
+        ui.screenshot(f"audit-{name}-{language}")
+    finally:
+        i18n.set_language("en")
+    assert not problems, f"{name} ({language}):\n" + "\n".join(map(str, problems))
+
+
+def test_the_audit_finds_each_kind_of_problem(ui: Any) -> None:
+    """The audit itself can fail: grey on grey, a 30 px button, text too big for its box, English."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    from app.ui.widgets import Background
+
+    box = BoxLayout(orientation="vertical")
+    Background.paint(box)
+    box.add_widget(Label(text="Grau auf grau", color=(0.25, 0.26, 0.30, 1), font_size=18))
+    small = BoxLayout(size_hint_y=None, height=30)
+    small.add_widget(Button(text="OK", size_hint_x=None, width=30))
+    box.add_widget(small)
+    box.add_widget(Label(text="Sehr langer Text " * 10, font_size=30, size_hint_y=None, height=30))
+    box.add_widget(Label(text="Abbrechen oder Cancel", font_size=20))
+    ui.show(box)
+    checks = {p.check: str(p) for p in audit("de")}
+    assert set(checks) == {"contrast", "touch", "clipped", "english"}, checks
+    assert checks["english"].endswith("': Cancel")  # "Abbrechen" and "oder" are German
+    assert isinstance(next(iter(audit("de"))), Problem)
