@@ -333,8 +333,8 @@ def parlett_game(ui: UI, deals: int, show: str) -> Any:
     return root
 
 
-# The Parlett screens (reworked on another branch): audit them by name, e.g.
-# TABLE99_AUDIT_SCREENS=parlett-setup,parlett-deal,parlett-totals,parlett-chart,parlett-winner
+# The Parlett screens, audited with the others (kept apart so they can be picked by name, e.g.
+# TABLE99_AUDIT_SCREENS=parlett-setup,parlett-deal,parlett-totals,parlett-chart,parlett-winner)
 EXTRA_SCREENS: dict[str, Callable[[UI], Any]] = {
     "parlett-setup": parlett("parlett-setup"),
     "parlett-deal": lambda ui: parlett_game(ui, 0, "current"),

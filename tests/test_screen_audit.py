@@ -1,7 +1,7 @@
 """Every screen, in English and German, audited as rendered: contrast, touch targets, clipping, English.
 
 The screens come from tests/screen_catalog.py. ``TABLE99_AUDIT_SCREENS=name,name`` audits only
-those (any from ``SCREENS`` or ``EXTRA_SCREENS``, e.g. ``parlett-setup``); unset, all of ``SCREENS``.
+those (any from ``SCREENS`` or ``EXTRA_SCREENS``, e.g. ``parlett-setup``); unset, all of both.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.ui
 
 chosen = os.environ.get("TABLE99_AUDIT_SCREENS")
 ALL = {**SCREENS, **EXTRA_SCREENS}
-NAMES = [n.strip() for n in chosen.split(",") if n.strip()] if chosen else list(SCREENS)
+NAMES = [n.strip() for n in chosen.split(",") if n.strip()] if chosen else list(ALL)
 PLAYER_NAMES = ("Ann", "Ben", "Cat", "Dan", "Eva", "Fin", "Mia", "Tom", "You")
 
 

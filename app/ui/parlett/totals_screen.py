@@ -67,6 +67,8 @@ class TotalsScreen(Screen):
                                   shorten=True, size_hint_x=1.4 if portrait else 1))
             # the big number is the standing: the rubber total (the current game's score below it)
             big = label(str(rubber[hand]), font=56 if not portrait else 34, bold=True)
+            if not portrait:  # a 56 sp number needs its own 70 px; the lines below share the rest
+                big.size_hint_y, big.height = None, 70
             big.hand, big.role = hand, "total"
             cell.add_widget(big)
             if sheet.uses_games and sheet.table.rubber_games > 1:
@@ -137,7 +139,7 @@ class TotalsScreen(Screen):
 
         bottom = GridLayout(cols=2 if portrait else 4, size_hint_y=None, height=124 if portrait else 64,
                             spacing=4)
-        bottom.add_widget(button(tr("Home"), self.ui.go_home))
+        bottom.add_widget(button(tr("Menu"), self.ui.go_home))
         bottom.add_widget(button(tr("Chart"), lambda: self.ui.go("parlett-chart")))
         bottom.add_widget(button(tr("Export"), self.export))
         if sheet.over:

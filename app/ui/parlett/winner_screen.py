@@ -77,7 +77,7 @@ class WinnerScreen(Screen):
         row = BoxLayout(size_hint_y=None, height=64, spacing=8)
         row.add_widget(button(tr("Chart"), lambda: self.ui.go("parlett-chart")))
         row.add_widget(button(tr("Deals"), self.ui.show_totals))
-        row.add_widget(button(tr("Home"), self.ui.go_home))
+        row.add_widget(button(tr("Menu"), self.ui.go_home))
         box.add_widget(row)
 
     @staticmethod
