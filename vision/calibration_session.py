@@ -14,15 +14,21 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from vision.calibration import target_holes
 from vision.profile import BoardProfile, ProfileError
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
+
+MEASURE_PITCH = 48  # px per hole of the sharper view the peg size is measured in
+DEFAULT_RADIUS = 0.28  # sampling disc (pitches) when no peg size could be measured; also the largest
+MIN_RADIUS = 0.06
+RADIUS_SHARE = 0.75  # the sampling disc's radius as a share of the measured peg's: inside the head
 
 DEFAULT_COLOURS: tuple[tuple[str, str], ...] = (("R", "red"), ("B", "blue"), ("G", "green"), ("Y", "yellow"))
 
@@ -41,6 +47,7 @@ class Outcome:
     ok: bool
     message: str
     holes: tuple[int, ...] = ()
+    values: dict[str, Any] = field(default_factory=dict)  # for the message's {placeholders}
 
 
 class CalibrationSession:
@@ -53,6 +60,11 @@ class CalibrationSession:
         self.colour_index = 0
         self.corners: list[tuple[float, float]] = []  # the corner holes touched so far, pixels
         self.learnt: list[str] = []
+        self.targets = target_holes(profile.rows, profile.cols, len(self.colours))
+        self.empty_frame: NDArray[np.uint8] | None = None
+        self.steps: list[tuple[str, str, int, NDArray[np.uint8]]] = []  # letter, name, hole, picture
+        self.peg_radius: float | None = None  # measured, in pitches
+        self.hard: list[str] = []  # colours close to the board's: read less surely
         self._finder = MarkerFinder(profile.dictionary)
 
     @property
@@ -96,37 +108,153 @@ class CalibrationSession:
         self.step = Step.EMPTY
 
     # -- steps 2 and 3 -------------------------------------------------------------------------
-    def _read(self, frame: NDArray[np.uint8]):  # type: ignore[no-untyped-def]
+    def _read(self, frame: NDArray[np.uint8], profile: BoardProfile | None = None):  # type: ignore[no-untyped-def]
         from vision.reader import read_image
 
-        return read_image(frame, self.profile)
+        return read_image(frame, profile or self.profile)
+
+    @property
+    def target_hole(self) -> int | None:
+        """The hole the current colour step asks for (guided: the peg goes exactly there)."""
+        if self.current_colour is None:
+            return None
+        return self.targets[self.colour_index]
+
+    def hole_words(self, hole: int) -> dict[str, int]:
+        """Row and column counted from 1 at the top left, as the players see the board."""
+        return {"row": hole // self.profile.cols + 1, "column": hole % self.profile.cols + 1}
 
     def learn_empty(self, frame: NDArray[np.uint8]) -> Outcome:
-        from vision.calibration import learn_empty
-
         try:
-            shot = self._read(frame)
+            self._read(frame)
         except ProfileError:
             return Outcome(False, "stickers-not-found")
-        self.profile = learn_empty(self.profile, [shot.features])
+        self.empty_frame = frame
+        self.steps = []
+        self.learnt = []
+        outcome = self._rebuild()
+        if not outcome.ok:
+            self.empty_frame = None
+            return outcome
         self.step = Step.COLOUR if self.colours else Step.DONE
         self.colour_index = 0
         return Outcome(True, "empty-learnt")
 
     def learn_colour(self, frame: NDArray[np.uint8]) -> Outcome:
-        from vision.calibration import learn_colour
+        """The current colour from ``frame``, looking only at :attr:`target_hole`.
 
-        colour = self.current_colour
-        if colour is None:
+        Pegs of earlier steps may stay where they were put: no hole but the one asked for is
+        ever an example, so an earlier peg that now reads unsure cannot be learnt as this colour
+        (it was: "yellow" learnt from a blue peg). Everything learnt so far is then rebuilt from
+        the stored pictures and checked on them; a calibration that misreads its own pictures is
+        refused with a sentence saying what to change.
+        """
+        colour, hole = self.current_colour, self.target_hole
+        if colour is None or hole is None:
             return Outcome(False, "no-colour-step")
+        if self.empty_frame is None:
+            return Outcome(False, "not-calibrated")
         try:
-            shot = self._read(frame)
-            self.profile, holes = learn_colour(self.profile, colour[0], colour[1], [shot.features])
-        except ProfileError as exc:
-            return Outcome(False, "stickers-not-found" if "stickers" in str(exc) else "no-peg-seen")
+            self._read(frame)
+        except ProfileError:
+            return Outcome(False, "stickers-not-found")
+        self.steps.append((colour[0], colour[1], hole, frame))
+        outcome = self._rebuild()
+        if not outcome.ok:
+            self.steps.pop()
+            self._rebuild()
+            return outcome
         self.learnt.append(colour[1])
         self._next_colour()
-        return Outcome(True, "colour-learnt", tuple(holes))
+        return outcome
+
+    def _rebuild(self) -> Outcome:
+        """Learn everything from the stored pictures: peg size, empty holes, each colour."""
+        import numpy as np
+
+        from vision.calibration import (
+            HARD_SEPARATION,
+            PEG_ABOVE_EMPTY,
+            PEG_SEEN,
+            learn_empty,
+            measure_radius,
+            peg_distance,
+        )
+        from vision.classify import Classifier, learn_model
+        from vision.profile import EMPTY, UNSURE
+        from vision.sampling import Sampler
+
+        assert self.empty_frame is not None
+        base = replace(self.profile, empty=None, colours=())
+        # 1. the pegs' size, in a sharper upright view than the reader's (MEASURE_PITCH px per hole)
+        radii = []
+        zoom = Sampler(base.rows, base.cols, pitch=MEASURE_PITCH)
+        empty_h = self._read(self.empty_frame, base).image_from_grid
+        empty_view = zoom.warp(self.empty_frame, empty_h)
+        for _letter, _name, hole, frame in self.steps:
+            view = zoom.warp(frame, self._read(frame, base).image_from_grid)
+            radius = measure_radius(view, empty_view, zoom.centre(hole), MEASURE_PITCH)
+            if radius is not None:
+                radii.append(radius)
+        self.peg_radius = float(np.median(radii)) if radii else None
+        radius = DEFAULT_RADIUS if self.peg_radius is None else self.peg_radius * RADIUS_SHARE
+        base = replace(base, sample_radius=float(min(DEFAULT_RADIUS, max(MIN_RADIUS, radius))))
+        # 2. empty holes, 3. each colour from exactly its hole
+        empty_features = self._read(self.empty_frame, base).features
+        profile = learn_empty(base, [empty_features])
+        assert profile.empty is not None
+        colours = []
+        shots = []
+        hard: list[str] = []
+        for i, (letter, name, hole, frame) in enumerate(self.steps):
+            features = self._read(frame, profile).features
+            shots.append(features)
+            far = peg_distance(features, profile.empty)
+            placed = {h for _l, _n, h, _f in self.steps[: i + 1]}
+            others = [h for h in range(profile.hole_count) if h not in placed]
+            noise = float(np.quantile(far[others], 0.99)) if others else 0.0
+            where = {**self.hole_words(hole), "colour": name}
+            if far[hole] < max(PEG_SEEN, PEG_ABOVE_EMPTY * noise):
+                return Outcome(False, "no-peg-in-hole", (hole,), where)
+            if colours:
+                known = Classifier(profile.empty, colours).classify(features[hole : hole + 1])
+                if known.letters[0] not in (EMPTY, UNSURE):
+                    other = next(c.name for c in colours if c.letter == known.letters[0])
+                    return Outcome(False, "looks-like-other", (hole,), {**where, "other": other})
+            model = learn_model(letter, name, features[hole : hole + 1])
+            spread = np.hypot(np.asarray(model.spread), np.asarray(profile.empty.spread))
+            colours.append(replace(model, spread=tuple(float(v) for v in spread)))
+            if far[hole] < HARD_SEPARATION * max(1.0, noise / PEG_SEEN):
+                hard.append(name)
+        profile = profile.with_models(profile.empty, colours)
+        # 4. the calibration must read its own pictures: nothing confidently wrong
+        if colours:
+            expected = [EMPTY] * profile.hole_count
+            frames = [self.empty_frame, *(f for _l, _n, _h, f in self.steps)]
+            truths = [list(expected)]
+            for letter, _n, hole, _f in self.steps:
+                expected[hole] = letter
+                truths.append(list(expected))
+            for frame, truth in zip(frames, truths, strict=True):
+                result = self._read(frame, profile)
+                for hole_index, (seen, want) in enumerate(zip(result.letters, truth, strict=True)):
+                    if seen not in (UNSURE, want):
+                        names = {EMPTY: "empty", **profile.letters()}
+                        values = {
+                            **self.hole_words(hole_index),
+                            "seen": names.get(seen, seen),
+                            "truth": names.get(want, want),
+                            "colour": self.steps[-1][1],
+                        }
+                        return Outcome(False, "misreads-own", (hole_index,), values)
+        self.profile = profile
+        self.hard = hard
+        if self.steps:
+            letter, name, hole, _f = self.steps[-1]
+            values = {**self.hole_words(hole), "colour": name}
+            key = "colour-learnt-hard" if name in hard else "colour-learnt"
+            return Outcome(True, key, (hole,), values)
+        return Outcome(True, "empty-learnt")
 
     def skip_colour(self) -> None:
         if self.current_colour is not None:

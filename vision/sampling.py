@@ -70,15 +70,16 @@ class Samples:
 class Sampler:
     """Precomputed disc indexes for a ``rows`` x ``cols`` grid; :meth:`sample` one frame."""
 
-    def __init__(self, rows: int, cols: int, sample_radius: float = 0.28) -> None:
+    def __init__(self, rows: int, cols: int, sample_radius: float = 0.28, pitch: int = PITCH) -> None:
         import numpy as np
 
         self.rows, self.cols = rows, cols
-        self.width = round((cols - 1 + 2 * MARGIN) * PITCH)
-        self.height = round((rows - 1 + 2 * MARGIN) * PITCH)
-        # canonical pixel = (grid + MARGIN) * PITCH
+        self.pitch = pitch
+        self.width = round((cols - 1 + 2 * MARGIN) * pitch)
+        self.height = round((rows - 1 + 2 * MARGIN) * pitch)
+        # canonical pixel = (grid + MARGIN) * pitch
         self.canonical_from_grid = np.array(
-            [[PITCH, 0, MARGIN * PITCH], [0, PITCH, MARGIN * PITCH], [0, 0, 1]], dtype=np.float64
+            [[pitch, 0, MARGIN * pitch], [0, pitch, MARGIN * pitch], [0, 0, 1]], dtype=np.float64
         )
         self.grid_from_canonical = np.linalg.inv(self.canonical_from_grid)
         holes = hole_grid_points(rows, cols)
@@ -90,11 +91,11 @@ class Sampler:
     def _disc_indexes(self, grid_points: NDArray[np.float64], radius: float) -> NDArray[np.intp]:
         import numpy as np
 
-        r = max(1.0, radius * PITCH)
+        r = max(1.0, radius * self.pitch)
         ry, rx = np.mgrid[-int(r) : int(r) + 1, -int(r) : int(r) + 1]
         keep = rx**2 + ry**2 <= r * r
         dx, dy = rx[keep], ry[keep]
-        centres = np.rint((grid_points + MARGIN) * PITCH).astype(int)
+        centres = np.rint((grid_points + MARGIN) * self.pitch).astype(int)
         xs = np.clip(centres[:, 0:1] + dx[None, :], 0, self.width - 1)
         ys = np.clip(centres[:, 1:2] + dy[None, :], 0, self.height - 1)
         return np.asarray(ys * self.width + xs, dtype=np.intp)
@@ -111,7 +112,7 @@ class Sampler:
             np.linalg.norm(corners[2] - corners[0]) / (self.rows - 1),
         )
         scale = 1.0
-        while pitch_px * scale > 2.5 * PITCH and min(image.shape[:2]) > 64:
+        while pitch_px * scale > 2.5 * self.pitch and min(image.shape[:2]) > 64:
             image = np.asarray(cv2.pyrDown(image), dtype=np.uint8)
             scale *= 0.5
         image_from_canonical = np.diag([scale, scale, 1.0]) @ h @ self.grid_from_canonical
@@ -123,6 +124,11 @@ class Sampler:
             borderMode=cv2.BORDER_REPLICATE,
         )
         return np.asarray(warped, dtype=np.uint8)
+
+    def centre(self, hole: int) -> tuple[float, float]:
+        """Pixel of hole ``hole``'s centre in the warped image."""
+        row, col = divmod(hole, self.cols)
+        return ((col + MARGIN) * self.pitch, (row + MARGIN) * self.pitch)
 
     def sample(self, image: NDArray[np.uint8], image_from_grid: NDArray[np.float64]) -> Samples:
         import numpy as np
