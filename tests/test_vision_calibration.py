@@ -150,4 +150,4 @@ def test_two_stickers_are_not_enough_to_measure_them() -> None:
     board = np.array([[0, 0], [225, 0], [225, 225], [0, 225]], dtype=np.float64)
     for x, y in project(camera_from_board(scene), board):
         outcome = session.touch_corner(frame, x, y)
-    assert not outcome.ok and outcome.message == "stickers-not-found"
+    assert not outcome.ok and outcome.message == "corners-need-stickers"

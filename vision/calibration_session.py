@@ -33,6 +33,47 @@ RADIUS_SHARE = 0.75  # the sampling disc's radius as a share of the measured peg
 DEFAULT_COLOURS: tuple[tuple[str, str], ...] = (("R", "red"), ("B", "blue"), ("G", "green"), ("Y", "yellow"))
 
 
+# The sentence for each outcome, in English (the app translates them: English is the key of its
+# catalogs). Every refusal says what is wrong and what to change; {placeholders} come from
+# ``Outcome.values`` (colours by name, rows and columns counted from 1 at the top left).
+MESSAGES: dict[str, str] = {
+    "stickers-not-found": (
+        "The camera does not see enough of the board's stickers (at least two). Make sure they are"
+        " in the picture, uncovered and without glare."
+    ),
+    "corners-need-stickers": (
+        "The camera sees fewer than three of the board's stickers. Turn the camera so that at least"
+        " three are in the picture, then touch the corners again."
+    ),
+    "corner-noted": "Corner noted.",
+    "corners-set": "The four corner holes are set.",
+    "empty-learnt": "Empty holes learnt.",
+    "colour-learnt": "{colour} learnt. Leave the peg where it is.",
+    "colour-learnt-hard": (
+        "{colour} learnt, but it looks close to the board under this light: the reader will be"
+        " unsure of it more often. Brighter, even light from above helps."
+    ),
+    "no-peg-in-hole": (
+        "No peg seen in row {row}, column {column}. Put the {colour} peg exactly in that hole (ringed"
+        " on the picture). If it is there, {colour} looks too much like the board: add light from"
+        " above or move the camera closer."
+    ),
+    "looks-like-other": (
+        "The peg in row {row}, column {column} looks {other}, not {colour}. Put a {colour} peg there,"
+        " or skip {colour}."
+    ),
+    "misreads-own": (
+        "With {colour} learnt, row {row}, column {column} would read {seen} instead of {truth}: under"
+        " this light the two look too alike. Use even light without glare or sun on the board and"
+        " try again, or skip {colour}."
+    ),
+    "no-peg-seen": "No new peg was seen. Put one peg in any hole and try again.",
+    "not-calibrated": "Learn the empty board and at least one colour first.",
+    "saved": "Saved. The camera board is ready.",
+    "no-camera": "No camera picture: check the camera and [board.camera] in the config.",
+}
+
+
 class Step(enum.Enum):
     CORNERS = "corners"
     EMPTY = "empty"
@@ -97,7 +138,7 @@ class CalibrationSession:
         measured = measure_stickers(self.profile, found, self.corners)
         self.corners = []
         if measured is None:
-            return Outcome(False, "stickers-not-found")
+            return Outcome(False, "corners-need-stickers")
         self.profile = measured
         self.step = Step.EMPTY
         return Outcome(True, "corners-set")

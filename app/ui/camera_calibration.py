@@ -58,43 +58,9 @@ def message_text(key: str, values: dict[str, Any] | None = None) -> str:
     for name in ("seen", "truth"):
         if name in values:
             values[name] = tr("empty") if values[name] == "empty" else colour_name(str(values[name]))
-    texts = {
-        "stickers-not-found": (
-            "The camera does not see enough of the board's stickers (at least two). Make sure they are"
-            " in the picture, uncovered and without glare."
-        ),
-        "corners-need-stickers": (
-            "The camera sees fewer than three of the board's stickers. Turn the camera so that at least"
-            " three are in the picture, then touch the corners again."
-        ),
-        "corner-noted": "Corner noted.",
-        "corners-set": "The four corner holes are set.",
-        "empty-learnt": "Empty holes learnt.",
-        "colour-learnt": "{colour} learnt. Leave the peg where it is.",
-        "colour-learnt-hard": (
-            "{colour} learnt, but it looks close to the board under this light: the reader will be"
-            " unsure of it more often. Brighter, even light from above helps."
-        ),
-        "no-peg-in-hole": (
-            "No peg seen in row {row}, column {column}. Put the {colour} peg exactly in that hole (ringed"
-            " on the picture). If it is there, {colour} looks too much like the board: add light from"
-            " above or move the camera closer."
-        ),
-        "looks-like-other": (
-            "The peg in row {row}, column {column} looks {other}, not {colour}. Put a {colour} peg there,"
-            " or skip {colour}."
-        ),
-        "misreads-own": (
-            "With {colour} learnt, row {row}, column {column} would read {seen} instead of {truth}: under"
-            " this light the two look too alike. Use even light without glare or sun on the board and"
-            " try again, or skip {colour}."
-        ),
-        "no-peg-seen": "No new peg was seen. Put one peg in any hole and try again.",
-        "not-calibrated": "Learn the empty board and at least one colour first.",
-        "saved": "Saved. The camera board is ready.",
-        "no-camera": "No camera picture: check the camera and [board.camera] in the config.",
-    }
-    text = texts.get(key)
+    from vision.calibration_session import MESSAGES
+
+    text = MESSAGES.get(key)
     if text is None:
         return key
     try:
