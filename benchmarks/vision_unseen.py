@@ -92,7 +92,7 @@ def sentence(outcome) -> str:  # type: ignore[no-untyped-def]
         return outcome.message
 
 
-def run_setup(args: tuple[str, int, int, str | None]) -> dict[str, object]:
+def run_setup(args: tuple[str, int, int, str | None, int]) -> dict[str, object]:
     import cv2
     import numpy as np
     import unseen_board as ub
@@ -100,9 +100,12 @@ def run_setup(args: tuple[str, int, int, str | None]) -> dict[str, object]:
     from vision.reader import BoardReader, read_image
 
     cv2.setNumThreads(1)
-    name, pictures, clips, cache_dir = args
+    name, pictures, clips, cache_dir, offset = args
     cache = Path(cache_dir) if cache_dir else None
+    from dataclasses import replace
+
     setup = next(s for s in ub.setups() if s.name == name)
+    setup = replace(setup, seed=setup.seed + offset)
     started = time.time()
     profile, session, said = calibrate(setup, cache)
     row: dict[str, object] = {
@@ -174,6 +177,13 @@ def main() -> int:
     parser.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "table99-unseen-cache"))
     parser.add_argument("--no-cache", action="store_true")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--seed-offset",
+        type=int,
+        default=0,
+        help="draw every setup again with its seed moved by this much: other wood grain, lamp"
+        " position and pictures (0 = the pictures used while developing; see docs/vision.md)",
+    )
     args = parser.parse_args()
     names = [s.name for s in ub.setups()]
     if args.setups:
@@ -186,7 +196,7 @@ def main() -> int:
     cache = None if args.no_cache else args.cache
     if cache:
         Path(cache).mkdir(parents=True, exist_ok=True)
-    work = [(n, args.pictures, args.clips, cache) for n in names]
+    work = [(n, args.pictures, args.clips, cache, args.seed_offset) for n in names]
     if args.jobs > 1:
         from multiprocessing import Pool
 

@@ -305,20 +305,20 @@ def with_pegs(scene: Scene, pegs: dict[int, str]) -> Scene:
 
 
 def calibrated_profile(base: Scene | None = None) -> BoardProfile:
-    """Calibrate the default profile as the app does: empty board, then one peg per colour."""
-    from vision.calibration import learn_colour, learn_empty
-    from vision.reader import read_image
+    """Calibrate the default profile as the app does (guided): the empty board, then one peg per
+    colour in the hole the session names, the earlier pegs left on the board."""
+    from vision.calibration_session import CalibrationSession
 
     base = base or Scene()
-    prof = profile()
-    first = read_image(render(replace(base, pegs={})), prof)
-    assert first.features is not None
-    prof = learn_empty(prof, [first.features])
-    for i, name in enumerate(PEG_COLOURS_BGR):
-        shot = read_image(render(replace(base, pegs={10 * i + 3 + i: name})), prof)
-        assert shot.features is not None
-        prof, _ = learn_colour(prof, LETTERS[name], name, [shot.features])
-    return prof
+    session = CalibrationSession(profile(), [(LETTERS[name], name) for name in PEG_COLOURS_BGR])
+    session.keep_corners()
+    assert session.learn_empty(render(replace(base, pegs={}))).ok
+    pegs: dict[int, str] = {}
+    for k, name in enumerate(PEG_COLOURS_BGR):
+        pegs[session.targets[k]] = name
+        outcome = session.learn_colour(render(replace(base, pegs=dict(pegs), frame=k + 1)))
+        assert outcome.ok, outcome
+    return session.profile
 
 
 def hand_sequence(

@@ -10,7 +10,7 @@ import pytest
 
 import tests.render_board as rb
 from tests.render_board import SMALL, Scene, camera_from_board, render, truth_letters
-from vision.calibration import learn_colour, measure_radius, target_holes
+from vision.calibration import measure_peg, target_holes
 from vision.calibration_session import CalibrationSession, Step
 from vision.profile import default_profile
 from vision.reader import read_image
@@ -55,15 +55,6 @@ def test_an_earlier_peg_that_reads_unsure_is_never_learnt_as_the_new_colour(pale
     assert read_image(render(game), session.profile).letters == truth_letters(game)
 
 
-def test_the_unguided_form_does_not_learn_an_unsure_earlier_peg_either(pale_blue: str) -> None:
-    session = started([("B", "blue")])
-    blue_hole = session.targets[0]
-    assert session.learn_colour(render(replace(BASE, pegs={blue_hole: "blue"}))).ok
-    shot = read_image(render(replace(BASE, pegs={blue_hole: pale_blue})), session.profile)
-    with pytest.raises(ValueError, match="look like blue"):
-        learn_colour(session.profile, "Y", "yellow", [shot.features])
-
-
 def test_a_peg_in_another_hole_than_the_one_asked_for_is_refused_with_the_hole_named() -> None:
     session = started([("R", "red")])
     hole = session.targets[0]
@@ -98,16 +89,20 @@ def test_the_peg_size_is_measured_and_the_sampling_disc_follows_it() -> None:
     assert session.profile.sample_radius == pytest.approx(min(0.28, 0.75 * session.peg_radius))
 
 
-def test_measure_radius_finds_a_drawn_disc_and_nothing_in_an_unchanged_picture() -> None:
+def test_measure_peg_finds_a_drawn_head_where_it_is_and_ignores_its_shadow() -> None:
     import cv2
 
-    empty = np.full((49, 49, 3), 150, np.uint8)
-    for radius in (4, 8, 14):
+    empty = np.full((61, 61, 3), (110, 160, 200), np.uint8)
+    cv2.circle(empty, (30, 30), 3, (20, 25, 30), -1)  # the empty hole
+    for radius, (dx, dy) in ((4, (0, 0)), (8, (3, -2)), (12, (-2, 4))):
         peg = empty.copy()
-        cv2.circle(peg, (24, 24), radius, (40, 40, 200), -1)
-        measured = measure_radius(peg, empty, (24, 24), 48)
-        assert measured is not None and abs(measured * 48 - radius) <= 1.0
-    assert measure_radius(empty, empty, (24, 24), 48) is None
+        cv2.circle(peg, (30 + dx + 5, 30 + dy + 5), radius, (55, 80, 100), -1)  # the shadow beside it
+        cv2.circle(peg, (30 + dx, 30 + dy), radius, (40, 40, 200), -1)
+        measured = measure_peg(peg, empty, (30, 30), 48)
+        assert measured is not None
+        assert abs(measured[2] * 48 - radius) <= 1.0
+        assert abs(measured[0] * 48 - dx) <= 1.0 and abs(measured[1] * 48 - dy) <= 1.0
+    assert measure_peg(empty, empty, (30, 30), 48) is None
 
 
 def test_target_holes_are_inside_the_outer_ring_and_never_neighbours() -> None:

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 MEASURE_PITCH = 48  # px per hole of the sharper view the peg size is measured in
 DEFAULT_RADIUS = 0.28  # sampling disc (pitches) when no peg size could be measured; also the largest
 MIN_RADIUS = 0.06
+FEATURES = 18  # the guided calibration's features: quartiles of the head's disc and the hole's
+LOOKS_LIKE = 2.0  # spreads (root mean square): a peg this close to a learnt colour is that colour
 RADIUS_SHARE = 0.75  # the sampling disc's radius as a share of the measured peg's: inside the head
 
 DEFAULT_COLOURS: tuple[tuple[str, str], ...] = (("R", "red"), ("B", "blue"), ("G", "green"), ("Y", "yellow"))
@@ -217,8 +219,9 @@ class CalibrationSession:
             HARD_SEPARATION,
             PEG_ABOVE_EMPTY,
             PEG_SEEN,
+            fit_head_shift,
             learn_empty,
-            measure_radius,
+            measure_peg,
             peg_distance,
         )
         from vision.classify import Classifier, learn_model
@@ -227,22 +230,34 @@ class CalibrationSession:
 
         assert self.empty_frame is not None
         base = replace(self.profile, empty=None, colours=())
-        # 1. the pegs' size, in a sharper upright view than the reader's (MEASURE_PITCH px per hole)
-        radii = []
+        # 1. the pegs' size and where their heads are seen, in a sharper upright view than the
+        # reader's (MEASURE_PITCH px per hole)
         zoom = Sampler(base.rows, base.cols, pitch=MEASURE_PITCH)
         empty_h = self._read(self.empty_frame, base).image_from_grid
         empty_view = zoom.warp(self.empty_frame, empty_h)
+        radii, where_holes, shifts = [], [], []
         for _letter, _name, hole, frame in self.steps:
             view = zoom.warp(frame, self._read(frame, base).image_from_grid)
-            radius = measure_radius(view, empty_view, zoom.centre(hole), MEASURE_PITCH)
-            if radius is not None:
-                radii.append(radius)
+            measured = measure_peg(view, empty_view, zoom.centre(hole), MEASURE_PITCH)
+            if measured is not None:
+                radii.append(measured[2])
+                where_holes.append((float(hole % base.cols), float(hole // base.cols)))
+                shifts.append((measured[0], measured[1]))
         self.peg_radius = float(np.median(radii)) if radii else None
         radius = DEFAULT_RADIUS if self.peg_radius is None else self.peg_radius * RADIUS_SHARE
-        base = replace(base, sample_radius=float(min(DEFAULT_RADIUS, max(MIN_RADIUS, radius))))
+        base = replace(
+            base,
+            sample_radius=float(min(DEFAULT_RADIUS, max(MIN_RADIUS, radius))),
+            head_shift=fit_head_shift(where_holes, shifts),
+            features=FEATURES,
+            peg_size=0.0 if self.peg_radius is None else round(2 * self.peg_radius, 3),
+        )
         # 2. empty holes, 3. each colour from exactly its hole
         empty_features = self._read(self.empty_frame, base).features
-        profile = learn_empty(base, [empty_features])
+        profile = replace(
+            learn_empty(base, [empty_features]),
+            empty_holes=tuple(tuple(float(v) for v in row) for row in empty_features),
+        )
         assert profile.empty is not None
         colours = []
         shots = []
@@ -250,7 +265,7 @@ class CalibrationSession:
         for i, (letter, name, hole, frame) in enumerate(self.steps):
             features = self._read(frame, profile).features
             shots.append(features)
-            far = peg_distance(features, profile.empty)
+            far = peg_distance(features, profile.empty, empty_features)
             placed = {h for _l, _n, h, _f in self.steps[: i + 1]}
             others = [h for h in range(profile.hole_count) if h not in placed]
             noise = float(np.quantile(far[others], 0.99)) if others else 0.0
@@ -258,12 +273,17 @@ class CalibrationSession:
             if far[hole] < max(PEG_SEEN, PEG_ABOVE_EMPTY * noise):
                 return Outcome(False, "no-peg-in-hole", (hole,), where)
             if colours:
-                known = Classifier(profile.empty, colours).classify(features[hole : hole + 1])
-                if known.letters[0] not in (EMPTY, UNSURE):
-                    other = next(c.name for c in colours if c.letter == known.letters[0])
+                known = Classifier(profile.empty, colours, empty_holes=profile.empty_holes)
+                near = known.distances(features[hole : hole + 1])[0]
+                best = int(near.argmin())
+                if best > 0 and near[best] < LOOKS_LIKE:
+                    other = colours[best - 1].name
                     return Outcome(False, "looks-like-other", (hole,), {**where, "other": other})
             model = learn_model(letter, name, features[hole : hole + 1])
-            spread = np.hypot(np.asarray(model.spread), np.asarray(profile.empty.spread))
+            # one example has no spread of its own: the floor, widened by how much the board
+            # around the holes varies (the empty holes' upper quartile: wood, not cavity)
+            board_spread = np.asarray(profile.empty.spread)[6:9]
+            spread = np.hypot(np.asarray(model.spread), np.tile(board_spread, len(model.spread) // 3))
             colours.append(replace(model, spread=tuple(float(v) for v in spread)))
             if far[hole] < HARD_SEPARATION * max(1.0, noise / PEG_SEEN):
                 hard.append(name)
