@@ -146,3 +146,15 @@ def test_two_stickers_are_not_enough_to_measure_them() -> None:
     for x, y in project(camera_from_board(scene), board):
         outcome = session.touch_corner(frame, x, y)
     assert not outcome.ok and outcome.message == "corners-need-stickers"
+
+
+def test_every_calibration_sentence_has_german_with_the_same_placeholders() -> None:
+    import re
+
+    from app import i18n
+    from vision.calibration_session import MESSAGES
+
+    german = i18n.catalog("de")
+    for key, text in MESSAGES.items():
+        assert text in german, f"{key}: no German for {text!r}"
+        assert set(re.findall(r"{\w+}", text)) == set(re.findall(r"{\w+}", german[text])), key

@@ -127,7 +127,7 @@ def test_the_calibration_screen_walks_through_every_step_and_saves(ui: UI, tmp_p
         camera.scene = Scene(size=SMALL, rotation=-4, tilt=0.2, pegs=dict(pegs))
         screen.next_frame()
         tap(find(screen, text="Learn"))
-        assert screen.status.text.startswith(f"{colour} learnt"), screen.status.text
+        assert screen.status.text.startswith(f"Colour {colour} learnt"), screen.status.text
     assert "red, blue, yellow" in screen.instruction.text
     ui.screenshot("camera-calibration-done")
     tap(find(screen, text="Save"))
@@ -208,3 +208,36 @@ def test_stickers_placed_elsewhere_work_once_the_corner_holes_are_touched() -> N
         replace(scene, pegs={12: "blue", 87: "red"}, rotation=-5, tilt=0.6, shift=(12.0, -8.0)),
     ):
         assert read_image(render(game), session.profile).letters == truth_letters(game)
+
+
+def test_the_calibration_screen_walks_through_in_german(
+    ui: UI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app import i18n
+    from app.ui.camera_calibration import CameraCalibrationScreen
+
+    monkeypatch.setattr(i18n, "_language", "de")
+    scene = Scene(size=SMALL, rotation=-4, tilt=0.2)
+    camera = SceneCamera(scene)
+    ctx = SimpleNamespace(config=parse_config(""), manager=None)
+    screen = CameraCalibrationScreen(ctx, open_capture=lambda: camera, save_to=tmp_path / "camera.json")
+    ui.show(screen)
+    screen.on_enter()
+    frames(2)
+    assert "Schritt 1 von 4" in screen.title.text and "Eckloch oben links" in screen.instruction.text
+    ui.screenshot("camera-calibration-de-corners")
+    tap(find(screen, text="Löcher behalten"))
+    assert "Alle Stifte vom Brett" in screen.instruction.text
+    tap(find(screen, text="Lernen"))
+    hole = screen.session.target_hole
+    assert f"Reihe {hole // 10 + 1}, Spalte {hole % 10 + 1}" in screen.instruction.text
+    camera.scene = replace(scene, pegs={hole + 2: "red"})
+    screen.next_frame()
+    tap(find(screen, text="Lernen"))
+    assert screen.status.text.startswith(f"In Reihe {hole // 10 + 1}, Spalte {hole % 10 + 1} ist kein Stift")
+    ui.screenshot("camera-calibration-de-refused")
+    camera.scene = replace(scene, pegs={hole: "red"})
+    screen.next_frame()
+    tap(find(screen, text="Lernen"))
+    assert screen.status.text.startswith("Farbe rot gelernt"), screen.status.text
+    ui.screenshot("camera-calibration-de-colour")

@@ -50,9 +50,9 @@ MESSAGES: dict[str, str] = {
     "corner-noted": "Corner noted.",
     "corners-set": "The four corner holes are set.",
     "empty-learnt": "Empty holes learnt.",
-    "colour-learnt": "{colour} learnt. Leave the peg where it is.",
+    "colour-learnt": "Colour {colour} learnt. Leave the peg where it is.",
     "colour-learnt-hard": (
-        "{colour} learnt, but it looks close to the board under this light: the reader will be"
+        "Colour {colour} learnt, but it looks close to the board under this light: the reader will be"
         " unsure of it more often. Brighter, even light from above helps."
     ),
     "no-peg-in-hole": (

@@ -21,6 +21,7 @@ from kivy.graphics.texture import Texture
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 
 from app.i18n import tr
 from app.source_factories.camera import profile_path
@@ -109,19 +110,25 @@ class CameraCalibrationScreen(Screen):
         root = BoxLayout(orientation="horizontal", spacing=8, padding=8)
         Background.paint(root)
         # invisible until a frame arrives: an Image without a texture is a glaring white box
-        self.picture = Image(size_hint_x=0.62, fit_mode="contain", color=(1, 1, 1, 0))
+        self.picture = Image(size_hint_x=0.55, fit_mode="contain", color=(1, 1, 1, 0))
         self.picture.bind(texture=lambda image, tex: setattr(image, "color", (1, 1, 1, 1 if tex else 0)))
         self.picture.bind(on_touch_down=self._on_picture_touch)
-        side = BoxLayout(orientation="vertical", spacing=8, size_hint_x=0.38)
+        side = BoxLayout(orientation="vertical", spacing=8, size_hint_x=0.45)
         self.title = WrapLabel(tr("Camera calibration"), bold=True)
         self.instruction = WrapLabel("")
         self.status = WrapLabel("", color=(0.95, 0.8, 0.4, 1))
         self.primary = BigButton("", on_press=self.on_primary, background_color=ACCENT)
         self.secondary = BigButton("", on_press=self.on_secondary)
         self.back = BigButton(tr("Back"), on_press=self.leave)
-        for widget in (self.title, self.instruction, self.status):
-            side.add_widget(widget)
-        side.add_widget(BoxLayout())  # pushes the buttons down
+        # the texts scroll above the buttons: a refusal's sentence with the step's instruction
+        # is longer than 480 pixels leave in German
+        texts = BoxLayout(orientation="vertical", spacing=8, size_hint_y=None, padding=(0, 0, 12, 0))
+        texts.bind(minimum_height=texts.setter("height"))
+        for widget in (self.title, self.status, self.instruction):  # what just happened first
+            texts.add_widget(widget)
+        self.texts = ScrollView(do_scroll_x=False, bar_width=6)
+        self.texts.add_widget(texts)
+        side.add_widget(self.texts)
         for button in (self.primary, self.secondary, self.back):
             side.add_widget(button)
         root.add_widget(self.picture)
@@ -287,6 +294,7 @@ class CameraCalibrationScreen(Screen):
         session = self.session
         step = session.step
         self.status.text = message_text(self.message, self.values) if self.message else ""
+        self.texts.scroll_y = 1  # the top: the title and what just happened
         number = {Step.CORNERS: 1, Step.EMPTY: 2, Step.COLOUR: 3, Step.DONE: 4}[step]
         self.title.text = tr("Camera calibration: step {n} of 4", n=number)
         self.secondary.text = tr("Start again")
