@@ -158,3 +158,74 @@ def test_every_calibration_sentence_has_german_with_the_same_placeholders() -> N
     for key, text in MESSAGES.items():
         assert text in german, f"{key}: no German for {text!r}"
         assert set(re.findall(r"{\w+}", text)) == set(re.findall(r"{\w+}", german[text])), key
+
+
+def test_glints_on_empty_holes_never_read_as_a_peg() -> None:
+    import cv2
+
+    profile = rb.small_profile()
+    scene = Scene(size=SMALL, pegs={5: "red", 50: "blue", 77: "yellow"}, rotation=3, seed=9)
+    frame = render(scene)
+    reading = read_image(frame, profile)
+    points = project(reading.image_from_grid, np.array([[h % 10, h // 10] for h in range(100)], float))
+    glinted = frame.copy()
+    empties = [h for h in range(100) if h not in scene.pegs][::3]
+    for h in empties:  # a small sharp reflection right on the hole, and one beside it
+        x, y = points[h]
+        cv2.ellipse(glinted, (int(x) + 1, int(y)), (4, 2), 30, 0, 360, (255, 255, 255), -1, cv2.LINE_AA)
+        cv2.circle(glinted, (int(x) + 6, int(y) - 5), 2, (255, 255, 255), -1, cv2.LINE_AA)
+    letters = read_image(glinted, profile).letters
+    truth = truth_letters(scene)
+    assert all(letters[h] in (".", "?") for h in empties), [letters[h] for h in empties]
+    assert all(got in ("?", want) for got, want in zip(letters, truth, strict=True))
+
+
+def test_an_empty_corner_hole_beside_a_sticker_is_never_read_as_a_peg() -> None:
+    # stickers stuck right beside the corner holes (their black edge 6 mm away), located by
+    # touching the corners: the corner holes stay empty or unsure, never a colour
+    scene = Scene(size=SMALL, stickers=(40.0, 6.0), rotation=4, tilt=0.3)
+    session = CalibrationSession(default_profile(), colours=[("R", "red"), ("B", "blue")])
+    frame = render(scene)
+    board = np.array([[0, 0], [225, 0], [225, 225], [0, 225]], dtype=np.float64)
+    for x, y in project(camera_from_board(scene), board):
+        assert session.touch_corner(frame, x, y).ok
+    assert session.learn_empty(frame).ok
+    pegs: dict[int, str] = {}
+    for k, (_letter, name) in enumerate(session.colours):
+        pegs[session.targets[k]] = name
+        assert session.learn_colour(render(replace(scene, pegs=dict(pegs)))).ok
+    for game in (
+        replace(scene, pegs={11: "red", 88: "blue"}, rotation=-6, tilt=0.5, shift=(10.0, -6.0)),
+        replace(scene, pegs={1: "blue", 98: "red"}, glare=0.4, seed=4),
+    ):
+        letters = read_image(render(game), session.profile).letters
+        for corner in (0, 9, 90, 99):
+            assert letters[corner] in (".", "?"), (corner, letters[corner])
+        assert all(got in ("?", want) for got, want in zip(letters, truth_letters(game), strict=True))
+
+
+def test_one_channel_far_off_is_unsure_even_when_near_on_average() -> None:
+    # an empty hole in a patch of sun looked like a yellow peg in all but its blue
+    from vision.classify import Classifier, learn_model
+
+    empty = learn_model(".", "empty", np.zeros((1, 9)))
+    yellow = learn_model("Y", "yellow", np.array([[0.0, 0.5, 0.5] * 3]))
+    sunlit = np.array([[0.0, 0.5, 0.5, 0.0, 0.5, 0.5, 0.6, 0.5, 0.5]])  # 8.6 spreads off in one channel
+    assert Classifier(empty, [yellow]).classify(sunlit).letters == ["?"]
+    assert Classifier(empty, [yellow]).classify(np.array([[0.0, 0.5, 0.5] * 3])).letters == ["Y"]
+
+
+def test_a_hole_brighter_as_a_whole_than_its_own_empty_look_is_still_empty() -> None:
+    # each hole's own empty look, taken brighter or darker as a whole (sun, shadow)
+    from vision.classify import Classifier, learn_model
+
+    own = np.array(
+        [[-1.0, -0.9, -0.8, -0.3, -0.3, -0.2, 0.0, 0.0, 0.0], [-0.6, -0.6, -0.6, -0.1, 0, 0, 0, 0, 0]]
+    )
+    empty = learn_model(".", "empty", np.zeros((1, 9)) - 2.0)  # the board-wide look: far from both
+    red = learn_model("R", "red", np.array([[0.0, -0.5, 0.5] * 3]))
+    classifier = Classifier(empty, [red], empty_holes=own.tolist())
+    assert classifier.classify(own + 0.65).letters == [".", "."]
+    assert classifier.classify(own).letters == [".", "."]
+    peg = np.array([[0.0, -0.5, 0.5] * 3] * 2)
+    assert classifier.classify(peg).letters == ["R", "R"]
