@@ -53,7 +53,7 @@ def message_text(key: str, values: dict[str, Any] | None = None) -> str:
     """The sentence for an outcome of :class:`vision.calibration_session.CalibrationSession`:
     every refusal says what is wrong and what to change."""
     values = dict(values or {})
-    for name in ("colour", "other"):
+    for name in ("colour", "other", "earlier"):
         if name in values:
             values[name] = colour_name(str(values[name]))
     for name in ("seen", "truth"):
