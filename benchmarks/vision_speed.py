@@ -1,6 +1,10 @@
 """Speed of the whole per-frame path at 1280x960 on one core, and the cost of each stage.
 
-    .venv/bin/python benchmarks/vision_speed.py [--frames 300]
+    .venv/bin/python benchmarks/vision_speed.py [--frames 300] [--setup NAME]
+
+``--setup`` takes one of ``benchmarks/vision_unseen.py``'s setups instead (e.g. the smallest pegs,
+``pine-tee-small-yellow``, whose small sampling disc makes the reader warp at twice the pitch),
+calibrated the app's way.
 
 Frames are rendered beforehand (a still board with sensor noise, so every frame differs); the
 reader then processes them as the camera source would. ``cv2.setNumThreads(1)`` keeps OpenCV on
@@ -13,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,11 +34,38 @@ def main() -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=300)
+    parser.add_argument("--setup", default="", help="a setup of benchmarks/vision_unseen.py")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    profile = calibrated_profile()
-    base = random_scene(np.random.default_rng(3), pegs=40)
-    frames = [render(Scene(pegs=base.pegs, tilt=0.3, noise=3.0, jpeg=80, seed=5, frame=i)) for i in range(10)]
+    if args.setup:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        import unseen_board as ub
+        from vision_unseen import calibrate
+
+        setup = next((s for s in ub.setups() if s.name == args.setup), None)
+        if setup is None:
+            print(f"unknown setup {args.setup!r}", file=sys.stderr)
+            return 2
+        calibrated, _session, said = calibrate(setup, None)
+        if calibrated is None:
+            print(f"{args.setup}: calibration refused: {said[-1].message}", file=sys.stderr)
+            return 1
+        profile = calibrated
+        shot = ub.shot_for(setup, np.random.default_rng(3), seed=1)
+        frames = [ub.render(setup, replace(shot, frame=i)) for i in range(10)]
+    else:
+        profile = calibrated_profile()
+        base = random_scene(np.random.default_rng(3), pegs=40)
+        frames = [
+            render(Scene(pegs=base.pegs, tilt=0.3, noise=3.0, jpeg=80, seed=5, frame=i)) for i in range(10)
+        ]
+    from vision.reader import sampler_for
+
+    dims = len(profile.empty.mean) if profile.empty else 0
+    print(
+        f"profile: sampling disc {2 * profile.sample_radius:.2f} pitch across, warped at"
+        f" {sampler_for(profile).pitch} px per hole, {dims} features per hole"
+    )
     assert frames[0].shape[:2] == (960, 1280)
     reader = BoardReader(profile, relocate_every=10**9)
     reader.process(frames[0])  # locates the board

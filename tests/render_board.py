@@ -63,6 +63,9 @@ class Scene:
     sun: float = 0.0  # extra light in a sharp-edged patch of sunlight (1.0 = twice as bright)
     seed: int = 0  # the board, table and lamp
     frame: int = 0  # the sensor noise of one video frame
+    peg_radius: float = 8.5  # the peg's head, mm (holes are 25 mm apart: 8.5 mm = 0.68 pitch across)
+    board: tuple[int, int, int] = BOARD_BGR  # the wood's colour
+    hole_radius: float = 3.8  # mm
 
 
 def profile() -> BoardProfile:
@@ -80,7 +83,7 @@ def _board_texture(scene: Scene, prof: BoardProfile, rng: np.random.Generator) -
     def px(v: float) -> int:
         return round((v - origin) * PX_PER_MM)
 
-    cv2.rectangle(img, (px(-20), px(-20)), (px(245), px(245)), BOARD_BGR, -1)
+    cv2.rectangle(img, (px(-20), px(-20)), (px(245), px(245)), scene.board, -1)
     for k in range(11):  # square outlines between holes
         v = -12.5 + 25 * k
         cv2.line(img, (px(v), px(-12.5)), (px(v), px(237.5)), (110, 140, 170), 1)
@@ -100,26 +103,35 @@ def _board_texture(scene: Scene, prof: BoardProfile, rng: np.random.Generator) -
         )
         colour = scene.pegs.get(hole)
         if colour is None:
-            cv2.circle(img, (px(cx), px(cy)), int(4.5 * PX_PER_MM), (110, 140, 160), -1, cv2.LINE_AA)
-            cv2.circle(img, (px(cx), px(cy)), int(3.8 * PX_PER_MM), (35, 45, 55), -1, cv2.LINE_AA)
+            rim, cavity = (scene.hole_radius + 0.7) * PX_PER_MM, scene.hole_radius * PX_PER_MM
+            cv2.circle(img, (px(cx), px(cy)), int(rim), (110, 140, 160), -1, cv2.LINE_AA)
+            cv2.circle(img, (px(cx), px(cy)), max(1, int(cavity)), (35, 45, 55), -1, cv2.LINE_AA)
         else:
             bgr = np.array(PEG_COLOURS_BGR[colour], np.float64)
-            cv2.circle(img, (px(cx + 1.2), px(cy + 1.2)), int(8.5 * PX_PER_MM), (60, 80, 95), -1, cv2.LINE_AA)
+            size = scene.peg_radius / 8.5
+            cv2.circle(
+                img, (px(cx + 1.2), px(cy + 1.2)), int(8.5 * size * PX_PER_MM), (60, 80, 95), -1, cv2.LINE_AA
+            )
             cv2.circle(
                 img,
                 (px(cx), px(cy)),
-                int(8.5 * PX_PER_MM),
+                int(8.5 * size * PX_PER_MM),
                 tuple(float(v) for v in bgr * 0.7),
                 -1,
                 cv2.LINE_AA,
             )
             cv2.circle(
-                img, (px(cx), px(cy)), int(7.0 * PX_PER_MM), tuple(float(v) for v in bgr), -1, cv2.LINE_AA
+                img,
+                (px(cx), px(cy)),
+                int(7.0 * size * PX_PER_MM),
+                tuple(float(v) for v in bgr),
+                -1,
+                cv2.LINE_AA,
             )
             cv2.circle(
                 img,
-                (px(cx - 2.5), px(cy - 2.5)),
-                int(1.3 * PX_PER_MM),
+                (px(cx - 2.5 * size), px(cy - 2.5 * size)),
+                max(1, int(1.3 * size * PX_PER_MM)),
                 tuple(float(min(255, v * 0.4 + 160)) for v in bgr),
                 -1,
                 cv2.LINE_AA,
@@ -305,20 +317,20 @@ def with_pegs(scene: Scene, pegs: dict[int, str]) -> Scene:
 
 
 def calibrated_profile(base: Scene | None = None) -> BoardProfile:
-    """Calibrate the default profile as the app does: empty board, then one peg per colour."""
-    from vision.calibration import learn_colour, learn_empty
-    from vision.reader import read_image
+    """Calibrate the default profile as the app does (guided): the empty board, then one peg per
+    colour in the hole the session names, the earlier pegs left on the board."""
+    from vision.calibration_session import CalibrationSession
 
     base = base or Scene()
-    prof = profile()
-    first = read_image(render(replace(base, pegs={})), prof)
-    assert first.features is not None
-    prof = learn_empty(prof, [first.features])
-    for i, name in enumerate(PEG_COLOURS_BGR):
-        shot = read_image(render(replace(base, pegs={10 * i + 3 + i: name})), prof)
-        assert shot.features is not None
-        prof, _ = learn_colour(prof, LETTERS[name], name, [shot.features])
-    return prof
+    session = CalibrationSession(profile(), [(LETTERS[name], name) for name in PEG_COLOURS_BGR])
+    session.keep_corners()
+    assert session.learn_empty(render(replace(base, pegs={}))).ok
+    pegs: dict[int, str] = {}
+    for k, name in enumerate(PEG_COLOURS_BGR):
+        pegs[session.targets[k]] = name
+        outcome = session.learn_colour(render(replace(base, pegs=dict(pegs), frame=k + 1)))
+        assert outcome.ok, outcome
+    return session.profile
 
 
 def hand_sequence(

@@ -317,4 +317,9 @@ def test_stickers_are_measured_from_the_four_corner_holes_even_without_a_layout(
     assert reading.letters == ["."] * 100
     one = {0: found[0]}
     assert measure_stickers(BoardProfile(), one, corners) is None  # one sticker fixes nothing
-    assert measure_stickers(default_profile(), {k: v for k, v in found.items() if k != 2}, corners) is None
+    # three of the profile's four are enough (issue 13: a sticker cut off by the frame's edge);
+    # the fourth keeps its place, as the three seen are where the profile says; two are not enough
+    three = measure_stickers(default_profile(), {k: v for k, v in found.items() if k != 2}, corners)
+    assert three is not None and sorted(m.id for m in three.markers) == [0, 1, 2, 3]
+    assert np.hypot(*np.subtract(three.markers[-1].centre, default_profile().markers[2].centre)) < 1.5
+    assert measure_stickers(default_profile(), {k: found[k] for k in (0, 1)}, corners) is None

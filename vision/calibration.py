@@ -30,7 +30,18 @@ def learn_empty(profile: BoardProfile, shots: Sequence[NDArray[np.float64]]) -> 
 
     if not shots:
         raise ProfileError("calibration", "no picture of the empty board")
-    empty = learn_model(EMPTY, "empty", np.concatenate(list(shots)))
+    examples = np.concatenate(list(shots))
+    empty = learn_model(EMPTY, "empty", examples)
+    if examples.shape[1] == 3:  # medians (grids read by their corners): as before
+        return profile.with_models(empty, profile.colours)
+    # the spread from the median absolute deviation, not the standard deviation: a few holes
+    # under a glint or a lamp's reflection must not widen "empty" until it takes in a yellow
+    # peg (each hole's own look, BoardProfile.empty_holes, covers those holes)
+    from vision.classify import floors
+
+    mad = 1.4826 * np.median(np.abs(examples - np.median(examples, axis=0)), axis=0)
+    spread = np.sqrt(mad**2 + floors(examples.shape[1]) ** 2)
+    empty = ColourModel(empty.letter, empty.name, empty.mean, tuple(float(v) for v in spread), empty.samples)
     return profile.with_models(empty, profile.colours)
 
 
@@ -39,8 +50,12 @@ def learn_colour(
 ) -> tuple[BoardProfile, list[int]]:
     """Learn a colour from pictures with its pegs placed; returns the profile and holes used.
 
-    Pegs of colours learnt before may still be on the board (players put their calibration pegs
-    in one after another): holes read as one of those colours are not examples of this one.
+    Pegs of colours learnt before may still be on the board: holes read as one of those colours
+    are not examples of this one. But an earlier peg that reads *unsure* in this picture would
+    be taken (that was issue 13's bug in the app): give this form pictures with only the new
+    colour's pegs (``table99 vision calibrate --peg``, the real-photo benchmark). The app's
+    guided calibration (:class:`vision.calibration_session.CalibrationSession`) names the hole
+    instead and looks at nothing else.
     """
     import numpy as np
 
@@ -96,3 +111,121 @@ def learn_labelled(
         for letter, feats in sorted(by_letter.items())
     ]
     return profile.with_models(empty, colours)
+
+
+
+# -- guided calibration: one named hole per colour -------------------------------------------------
+PEG_SEEN = 3.0  # spreads of "empty" (largest channel) the named hole must at least be away from empty
+PEG_ABOVE_EMPTY = 1.3  # ... and that many times farther than the 99th percentile of the empty holes
+HARD_SEPARATION = 8.0  # spreads from empty (largest channel) below which a colour is reported as hard
+
+
+def target_holes(rows: int, cols: int, count: int) -> list[int]:
+    """The holes the guided calibration asks for, one per colour: inside the outer ring (stickers
+    and the frame's edge are near it), never next to each other (a peg's shadow falls on its
+    neighbours' gaps) and spread over the board."""
+    spots = [(0.25, 0.25), (0.25, 0.75), (0.75, 0.75), (0.75, 0.25), (0.45, 0.5), (0.55, 0.25), (0.5, 0.75)]
+    chosen: list[int] = []
+    for fr, fc in spots:
+        r = min(rows - 2, max(1, round(fr * (rows - 1)))) if rows > 2 else 0
+        c = min(cols - 2, max(1, round(fc * (cols - 1)))) if cols > 2 else 0
+        hole = r * cols + c
+        if all(abs(r - h // cols) > 1 or abs(c - h % cols) > 1 for h in chosen):
+            chosen.append(hole)
+    for hole in range(rows * cols):  # small boards: whatever is left
+        if hole not in chosen:
+            chosen.append(hole)
+    return chosen[:count]
+
+
+def peg_distance(
+    features: NDArray[np.float64], empty: ColourModel, own: NDArray[np.float64] | None = None
+) -> NDArray[np.float64]:
+    """Per hole: how far from "empty" in spreads, in its most different channel; with ``own``
+    (each hole's features on the empty board), the nearer of the two looks of "empty"."""
+    import numpy as np
+
+    from vision.classify import OWN_SPREAD
+
+    z = (np.abs(features - np.asarray(empty.mean)[None, :]) / np.asarray(empty.spread)[None, :]).max(axis=1)
+    if own is not None and own.shape == features.shape:
+        # the calibration's pictures are taken under the same light and focus as the empty one:
+        # the hole's own look is compared at the tight spread in every feature, cavity included
+        z = np.minimum(z, (np.abs(features - own) / OWN_SPREAD).max(axis=1))
+    return np.asarray(z, dtype=np.float64)
+
+
+def measure_peg(
+    peg: NDArray[np.uint8], empty: NDArray[np.uint8], centre: tuple[float, float], pitch: float
+) -> tuple[float, float, float] | None:
+    """Where the peg's head is seen and how big: (dx, dy, radius) in pitches from ``centre``.
+
+    ``peg`` and ``empty``: the same upright board view (warped at ``pitch`` pixels per hole)
+    with and without the peg. What changed is scored per pixel in log colour: a change of hue
+    counts fully and so does brightening, but plain darkening does not (that is the peg's
+    shadow, which falls beside it). The head is the blob of changed pixels around the strongest
+    change (at least half as changed); its centre is where the reader will sample (a tall peg's
+    head leans away from the camera), its area gives its size. None when nothing changed.
+    """
+    import cv2
+    import numpy as np
+
+    x0, y0 = centre
+    half = int(pitch * 0.55)
+    ys, xs = np.mgrid[-half : half + 1, -half : half + 1]
+    yy = np.clip(np.rint(y0 + ys).astype(int), 0, peg.shape[0] - 1)
+    xx = np.clip(np.rint(x0 + xs).astype(int), 0, peg.shape[1] - 1)
+    before = empty[yy, xx].astype(np.float64)
+    board = np.median(before.reshape(-1, 3), axis=0)
+    # the empty hole itself is no reference (a peg over a black cavity would look ten times as
+    # changed as over the board, and only the cavity would count as the peg): the board there
+    dark = before.sum(axis=2) < 0.7 * board.sum()
+    seen = np.log(peg[yy, xx].astype(np.float64) + 4.0)
+    scores = []
+    for reference in (before, np.where(dark[:, :, None], board[None, None, :], before)):
+        change = seen - np.log(reference + 4.0)
+        level = change.mean(axis=2)
+        score = np.linalg.norm(change - level[:, :, None], axis=2) + np.maximum(level, 0.0)
+        if score.max() < 0.25:  # a peg the board's colour, only darker: its darkness is all there is
+            score = np.abs(level)
+        scores.append(score)
+    score = np.minimum(scores[0], scores[1])  # changed from the cavity and from the board alike
+    score = cv2.blur(score.astype(np.float32), (3, 3))
+    strongest = float(np.quantile(score, 0.995))  # not the very top: a glint on the head
+    if strongest < 0.25:
+        return None
+    mask = (score >= 0.5 * strongest).astype(np.uint8)
+    _count, labels = cv2.connectedComponents(mask)
+    peak = np.unravel_index(int(np.argmax(score)), score.shape)
+    blob = labels == labels[peak]
+    area = float(blob.sum())
+    dy, dx = float(ys[blob].mean()), float(xs[blob].mean())
+    return dx / pitch, dy / pitch, float(np.sqrt(area / np.pi)) / pitch
+
+
+def fit_head_shift(
+    holes: Sequence[tuple[float, float]], shifts: Sequence[tuple[float, float]]
+) -> tuple[float, float, float]:
+    """(k, mx, my) such that a head at grid point p is seen at p + k*p - m (grid units).
+
+    A peg's head stands above the board, so the camera sees it displaced away from the point
+    below the camera, the more the farther the hole is from that point: shift = k * (p - n),
+    linear in (k, m = k*n). Fitted by least squares to the calibration pegs; with fewer than
+    three, the same (mean) shift everywhere.
+    """
+    import numpy as np
+
+    if not holes:
+        return (0.0, 0.0, 0.0)
+    if len(holes) < 3:  # too few to tell a slope from measuring noise: the same shift everywhere
+        mean = np.mean(np.asarray(shifts, dtype=np.float64), axis=0)
+        return (0.0, -float(mean[0]), -float(mean[1]))
+    rows = []
+    rhs = []
+    for (px, py), (sx, sy) in zip(holes, shifts, strict=True):
+        rows.append([px, -1.0, 0.0])
+        rhs.append(sx)
+        rows.append([py, 0.0, -1.0])
+        rhs.append(sy)
+    solution, *_ = np.linalg.lstsq(np.array(rows), np.array(rhs), rcond=None)
+    return (float(solution[0]), float(solution[1]), float(solution[2]))

@@ -26,11 +26,15 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 SPREAD_FLOOR = 0.07  # log units: no class is assumed tighter than about 7% per channel
+CAVITY_FLOOR = 0.15  # log units: the same for the lower quartile of a hole (see floors())
 LOG_OFFSET = 4.0  # keeps log() finite for black pixels and damps sensor noise in the dark
 MAX_DISTANCE = 4.5  # in spreads (root mean square over the channels): farther is "unknown"
+MAX_CHANNEL = 6.0  # spreads in the single most different channel: farther is "unknown" as well
 MIN_CONFIDENCE = 0.9
 NEAREST_EXTRA_WEIGHT = 2  # the four nearest gaps count 1 + this many times in the light's median
 ADOPT_AFTER = 60  # still frames (about 3 s) after which a changed gap is the board's new look
+OWN_SPREAD = 0.1  # log units: how far a hole may drift from its own empty look (light, noise, JPEG)
+OWN_SHIFT = 0.7  # log units: the most a hole's own empty look may brighten or darken as a whole
 GAP_CHANGE = 0.12  # log units: a gap changed more than this (beyond the whole board's change) is covered
 
 
@@ -66,7 +70,7 @@ def hole_features(
     low = np.take_along_axis(ordered, (count - 1) // 2, axis=0)[0]
     high = np.take_along_axis(ordered, count // 2, axis=0)[0]
     light = ((low + high) / 2).reshape(rows * cols, 3)
-    return np.asarray(_log(holes) - light, dtype=np.float64)
+    return np.asarray(_log(holes) - np.tile(light, holes.shape[1] // 3), dtype=np.float64)
 
 
 def light_explained(
@@ -92,7 +96,8 @@ def light_explained(
     four = np.stack([lg[:-1, :-1], lg[:-1, 1:], lg[1:, :-1], lg[1:, 1:]]).reshape(4, rows * cols, 3)
     lh = _log(holes)
     light = lh - features
-    return np.asarray(lh - np.maximum(light, np.minimum(lh, four.max(axis=0))), dtype=np.float64)
+    brightest = np.tile(four.max(axis=0), holes.shape[1] // 3)
+    return np.asarray(lh - np.maximum(light, np.minimum(lh, brightest)), dtype=np.float64)
 
 
 class GapWatch:
@@ -140,6 +145,20 @@ class GapWatch:
         return np.asarray(holes.ravel(), dtype=np.bool_)
 
 
+def floors(dims: int) -> NDArray[np.float64]:
+    """The smallest spread per feature: :data:`SPREAD_FLOOR`, but :data:`CAVITY_FLOOR` for the
+    lower quartile of nine-number features (how dark an empty hole's cavity looks changes with
+    focus, glare and exposure far more than the colour of a peg or the board does)."""
+    import numpy as np
+
+    low = np.full(dims, SPREAD_FLOOR)
+    if dims in (9, 18):
+        low[0:3] = CAVITY_FLOOR
+    if dims == 18:  # the head's disc and the hole's own disc (a tall peg seen leaning)
+        low[9:12] = CAVITY_FLOOR
+    return low
+
+
 def learn_model(letter: str, name: str, features: NDArray[np.float64]) -> ColourModel:
     """A class from examples: their mean, and a spread never below :data:`SPREAD_FLOOR`."""
     import numpy as np
@@ -150,7 +169,7 @@ def learn_model(letter: str, name: str, features: NDArray[np.float64]) -> Colour
         raise ValueError(f"no examples of {name!r} to learn from")
     mean = feats.mean(axis=0)
     std = feats.std(axis=0) if len(feats) > 1 else np.zeros(feats.shape[1])
-    spread = np.sqrt(std**2 + SPREAD_FLOOR**2)
+    spread = np.sqrt(std**2 + floors(feats.shape[1]) ** 2)
     return ColourModel(
         letter, name, tuple(float(v) for v in mean), tuple(float(v) for v in spread), len(feats)
     )
@@ -177,9 +196,15 @@ class Classifier:
         *,
         max_distance: float = MAX_DISTANCE,
         min_confidence: float = MIN_CONFIDENCE,
+        empty_holes: Sequence[Sequence[float]] | None = None,
     ) -> None:
         import numpy as np
 
+        # each hole's own look when empty (from the calibration's empty picture): printed
+        # numbers, squares and rings differ from hole to hole, but not from game to game
+        self.own = np.asarray(empty_holes, dtype=np.float64) if empty_holes else None
+        if self.own is not None and self.own.shape[1] != len(empty.mean):
+            self.own = None
         self.models = [empty, *colours]
         self.letters = [EMPTY, *(c.letter for c in colours)]
         self.means = np.array([m.mean for m in self.models], dtype=np.float64)
@@ -189,15 +214,34 @@ class Classifier:
 
     def distances(self, features: NDArray[np.float64]) -> NDArray[np.float64]:
         """(n, classes) root-mean-square distance in spreads."""
+
+        return self.distances_and_worst(features)[0]
+
+    def distances_and_worst(
+        self, features: NDArray[np.float64]
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """(root mean square, largest single channel) distance in spreads, (n, classes) each."""
         import numpy as np
 
-        z = (features[:, None, :] - self.means[None, :, :]) / self.spreads[None, :, :]
-        return np.asarray(np.sqrt((z**2).mean(axis=2)), dtype=np.float64)
+        z = np.abs(features[:, None, :] - self.means[None, :, :]) / self.spreads[None, :, :]
+        d = np.sqrt((z**2).mean(axis=2))
+        worst = z.max(axis=2)
+        if self.own is not None and len(features) == len(self.own):
+            # the hole's own empty look, brighter or darker as a whole (in a patch of sun, in a
+            # hand's shadow): the same shift in every channel and quartile is taken out
+            change = features - self.own
+            shift = np.clip(np.median(change, axis=1, keepdims=True), -OWN_SHIFT, OWN_SHIFT)
+            zo = np.abs(change - shift) / (OWN_SPREAD * floors(features.shape[1]) / SPREAD_FLOOR)
+            own, own_worst = np.sqrt((zo**2).mean(axis=1)), zo.max(axis=1)
+            nearer = own < d[:, 0]
+            d[:, 0] = np.where(nearer, own, d[:, 0])
+            worst[:, 0] = np.where(nearer, own_worst, worst[:, 0])
+        return np.asarray(d, dtype=np.float64), np.asarray(worst, dtype=np.float64)
 
     def classify(self, features: NDArray[np.float64]) -> Classified:
         import numpy as np
 
-        d = self.distances(features)
+        d, worst = self.distances_and_worst(features)
         dims = features.shape[1]
         log_like = -0.5 * dims * d**2 - np.log(self.spreads).sum(axis=1)[None, :]
         log_like -= log_like.max(axis=1, keepdims=True)
@@ -206,7 +250,12 @@ class Classifier:
         best = posterior.argmax(axis=1)
         confidence = posterior[np.arange(len(best)), best]
         best_distance = d[np.arange(len(best)), best]
+        # near a class on average but far off in one channel is not that class either (an empty
+        # hole in a patch of sun looked like a yellow peg in all but its blue)
+        best_worst = worst[np.arange(len(best)), best]
         sure = (confidence >= self.min_confidence) & (best_distance <= self.max_distance)
+        if dims > 3:  # the quartile features (guided calibration); medians read as before
+            sure &= best_worst <= MAX_CHANNEL
         letters = [
             self.letters[b] if ok else UNSURE for b, ok in zip(best.tolist(), sure.tolist(), strict=True)
         ]

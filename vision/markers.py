@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 MIN_MARKERS = 2
+MEASURE_MARKERS = 3  # stickers that must be in view when the corner holes are touched
 
 
 class MarkerFinder:
@@ -96,8 +97,10 @@ def measure_stickers(
     turned a little: the default layout is only a suggestion. Without this, stickers placed
     elsewhere than the profile says gave a homography that fitted differently in each view
     (RANSAC over inconsistent points) and pegs were read in the wrong holes.
-    None when one of the profile's stickers is not seen in the frame (a profile without stickers,
-    such as one made for ``--grid``, takes every sticker seen, at least two).
+    Three of the profile's stickers in view are enough (two for a profile with only two): a
+    sticker cut off by the frame's edge is kept where the profile had it when the ones seen are
+    where the profile says, and left out otherwise. None with fewer in view (a profile without
+    stickers, such as one made for ``--grid``, takes every sticker seen, at least two).
     """
     import math
 
@@ -105,8 +108,9 @@ def measure_stickers(
 
     from vision.sampling import homography_from_corners, project
 
-    ids = sorted({m.id for m in profile.markers}) or sorted(found)  # a profile without stickers: any
-    if len(ids) < MIN_MARKERS or any(i not in found for i in ids):
+    wanted = sorted({m.id for m in profile.markers}) or sorted(found)  # a profile without stickers: any
+    ids = [i for i in wanted if i in found]
+    if len(ids) < min(len(wanted), MEASURE_MARKERS) or len(ids) < MIN_MARKERS:
         return None
     rows, cols = profile.rows, profile.cols
     grid_from_image = np.linalg.inv(homography_from_corners(corner_holes, rows, cols))
@@ -118,6 +122,28 @@ def measure_stickers(
         centre = pts.mean(axis=0)
         angle = math.degrees(math.atan2(float(top[1]), float(top[0])))
         markers.append(Marker(marker_id, (float(centre[0]), float(centre[1])), float(sides.mean()), angle))
+    # a sticker out of view (cut off by the frame's edge) keeps its place in the profile when the
+    # ones seen are where the profile says (the sheet's layout): it is then most likely there too
+    old = {m.id: m for m in profile.markers}
+    if all(m.id in old for m in markers) and len(markers) < len(old):
+        holes_now = np.array([[0, 0], [cols - 1, 0], [cols - 1, rows - 1], [0, rows - 1]], np.float64) * pitch
+        scale = np.linalg.norm(holes_now[2] - holes_now[0]) / max(
+            1e-9, float(np.linalg.norm(np.subtract(profile.holes[2], profile.holes[0])))
+        )
+        to_new = homography_from_corners([tuple(p) for p in holes_now], 2, 2) @ np.linalg.inv(
+            homography_from_corners(list(profile.holes), 2, 2)
+        )
+        agree = all(
+            float(np.hypot(*(project(to_new, np.array([old[m.id].centre]))[0] - m.centre))) < 4.0 * scale
+            for m in markers
+        )
+        if agree:
+            for marker_id, marker in old.items():
+                if marker_id not in ids:
+                    c = project(to_new, np.array([marker.centre]))[0]
+                    markers.append(
+                        Marker(marker_id, (float(c[0]), float(c[1])), marker.size * scale, marker.angle)
+                    )
     w, h = pitch * (cols - 1), pitch * (rows - 1)
     holes = ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h))
     return replace(profile, holes=holes, markers=tuple(markers))

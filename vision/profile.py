@@ -90,6 +90,14 @@ class BoardProfile:
     markers: tuple[Marker, ...] = ()
     dictionary: str = "DICT_4X4_100"
     sample_radius: float = 0.28  # of the hole pitch: the disc whose median colour is the hole's
+    # where a peg's head is seen: at grid point p + k*p - (mx, my) (a tall peg leans away from the
+    # camera); (k, mx, my), measured by the guided calibration, (0, 0, 0) = straight above the hole
+    head_shift: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    peg_size: float = 0.0  # measured head diameter in pitches (0 = not measured); for the record
+    empty_holes: tuple[tuple[float, ...], ...] = ()  # each hole's features on the empty board
+    # numbers per hole: 3 = median colour (grids read by corners, older profiles), 9 = lower
+    # quartile, median, upper quartile, 18 = those for the head's disc and the hole's own disc
+    features: int = 3
     empty: ColourModel | None = None
     colours: tuple[ColourModel, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -118,6 +126,9 @@ class BoardProfile:
         pts = tuple((float(x), float(y)) for x, y in corners)
         return replace(self, holes=(pts[0], pts[1], pts[2], pts[3]))
 
+    def _own_json(self) -> list[list[float]]:
+        return [[round(v, 4) for v in hole] for hole in self.empty_holes]
+
     # -- JSON ------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -139,6 +150,10 @@ class BoardProfile:
                 ],
             },
             "sample_radius": self.sample_radius,
+            **({"head_shift": list(self.head_shift)} if any(self.head_shift) else {}),
+            **({"peg_size": self.peg_size} if self.peg_size else {}),
+            **({"features": self.features} if self.features != 3 else {}),
+            **({"empty_holes": self._own_json()} if self.empty_holes else {}),
             "colours": {c.letter: c.to_json() for c in self.colours},
         }
         if self.empty is not None:
@@ -211,6 +226,10 @@ def _model(where: str, letter: str, value: Any) -> ColourModel:
     return ColourModel(letter, name, means, spreads, int(samples) if isinstance(samples, int) else 0)
 
 
+def _bad(where: str) -> tuple[float, ...]:
+    raise ProfileError(where, "expected a list of numbers")
+
+
 def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
     if not isinstance(data, dict):
         raise ProfileError(where, "expected a JSON object")
@@ -247,6 +266,23 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
     radius = _number(f"{where} sample_radius", data.get("sample_radius", 0.28))
     if not 0.05 <= radius <= 0.45:
         raise ProfileError(f"{where} sample_radius", f"must be 0.05..0.45 of the pitch, got {radius}")
+    shift_json = data.get("head_shift", [0.0, 0.0, 0.0])
+    if not isinstance(shift_json, list) or len(shift_json) != 3:
+        raise ProfileError(f"{where} head_shift", f"expected [k, mx, my], got {shift_json!r}")
+    shift = tuple(_number(f"{where} head_shift", v) for v in shift_json)
+    if abs(shift[0]) > 0.5 or abs(shift[1]) > 30 or abs(shift[2]) > 30:
+        raise ProfileError(f"{where} head_shift", f"out of range: {list(shift)}")
+    peg_size = _number(f"{where} peg_size", data.get("peg_size", 0.0))
+    features = data.get("features", 3)
+    if features not in (3, 9, 18) or isinstance(features, bool):
+        raise ProfileError(f"{where} features", f"must be 3, 9 or 18, got {features!r}")
+    if not 0.0 <= peg_size <= 1.5:
+        raise ProfileError(f"{where} peg_size", f"must be 0..1.5 pitches, got {peg_size}")
+    own_json = data.get("empty_holes", [])
+    if not isinstance(own_json, list) or (own_json and len(own_json) != rows * cols):
+        raise ProfileError(f"{where} empty_holes", f"expected one list of numbers per hole ({rows * cols})")
+    own = tuple(tuple(_number(f"{where} empty_holes[{i}]", v) for v in h) if isinstance(h, list) else
+                _bad(f"{where} empty_holes[{i}]") for i, h in enumerate(own_json))
     colours_json = data.get("colours", {})
     if not isinstance(colours_json, dict):
         raise ProfileError(f"{where} colours", "expected an object of letter -> model")
@@ -263,6 +299,10 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
         markers=tuple(markers),
         dictionary=dictionary,
         sample_radius=radius,
+        head_shift=(shift[0], shift[1], shift[2]),
+        peg_size=peg_size,
+        empty_holes=own,
+        features=features,
         empty=empty,
         colours=tuple(colours),
     )

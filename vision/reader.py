@@ -69,9 +69,9 @@ class BoardReader:
         timing: bool = False,
     ) -> None:
         self.profile = profile
-        self.sampler = Sampler(profile.rows, profile.cols, profile.sample_radius)
+        self.sampler = sampler_for(profile)
         self.classifier = (
-            Classifier(profile.empty, profile.colours)
+            Classifier(profile.empty, profile.colours, empty_holes=profile.empty_holes)
             if profile.empty is not None and profile.colours
             else None
         )
@@ -112,7 +112,8 @@ class BoardReader:
         import cv2
         import numpy as np
 
-        logs = np.log(np.concatenate([samples.holes, samples.gaps]).astype(np.float64) + MOTION_LOG_OFFSET)
+        middle = samples.holes[:, 3:6] if samples.holes.shape[1] >= 9 else samples.holes
+        logs = np.log(np.concatenate([middle, samples.gaps]).astype(np.float64) + MOTION_LOG_OFFSET)
         gray = cv2.cvtColor(samples.warped, cv2.COLOR_BGR2GRAY)
         thumb = cv2.resize(
             gray, (max(1, gray.shape[1] // 8), max(1, gray.shape[0] // 8)), interpolation=cv2.INTER_AREA
@@ -213,6 +214,25 @@ class BoardReader:
             features,
             stages,
         )
+
+
+def sampler_for(profile: BoardProfile) -> Sampler:
+    """The sampler a profile asks for: its disc, its head shift, and quartiles when its models
+    have nine numbers (a profile from before quartiles has three: medians only), and the hole's
+    own disc as well when the heads are seen beside their holes (eighteen numbers)."""
+    from vision.sampling import pitch_for
+
+    models = [m for m in (profile.empty, *profile.colours) if m is not None]
+    dims = len(models[0].mean) if models else profile.features
+    return Sampler(
+        profile.rows,
+        profile.cols,
+        profile.sample_radius,
+        pitch=pitch_for(profile.sample_radius),
+        head_shift=profile.head_shift,
+        quartiles=dims in (9, 18),
+        centre=dims == 18,
+    )
 
 
 def _shift(a: NDArray[np.float64], b: NDArray[np.float64], profile: BoardProfile) -> float:

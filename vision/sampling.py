@@ -21,6 +21,7 @@ less than half the disc and so does not move the median.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -58,9 +59,26 @@ def hole_grid_points(rows: int, cols: int) -> NDArray[np.float64]:
     return np.stack([u.ravel(), v.ravel()], axis=1).astype(np.float64)
 
 
+def _quartiles(discs: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """(n, pixels, 3) -> (n, 9): lower quartile, median and upper quartile per channel."""
+    import numpy as np
+
+    n = discs.shape[1]
+    marks = sorted({n // 4, n // 2, (3 * n) // 4})
+    parted = np.partition(discs, marks, axis=1)
+    return np.concatenate([parted[:, n // 4], parted[:, n // 2], parted[:, (3 * n) // 4]], axis=1)
+
+
+def pitch_for(sample_radius: float) -> int:
+    """Warped pixels per hole: enough that the sampling disc is at least 3 pixels across its
+    radius (small pegs), never fewer than :data:`PITCH`."""
+    return int(min(2 * PITCH, max(PITCH, math.ceil(3.0 / max(sample_radius, 0.01)))))
+
+
 @dataclass
 class Samples:
-    """One frame's measurements: median RGB per hole (rows*cols, 3) and per gap ((rows+1)*(cols+1), 3)."""
+    """One frame's measurements: median RGB per hole (rows*cols, 3), or its lower quartile, median
+    and upper quartile (rows*cols, 9), and the median per gap ((rows+1)*(cols+1), 3)."""
 
     holes: NDArray[np.float32]
     gaps: NDArray[np.float32]
@@ -70,31 +88,47 @@ class Samples:
 class Sampler:
     """Precomputed disc indexes for a ``rows`` x ``cols`` grid; :meth:`sample` one frame."""
 
-    def __init__(self, rows: int, cols: int, sample_radius: float = 0.28) -> None:
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        sample_radius: float = 0.28,
+        pitch: int = PITCH,
+        head_shift: tuple[float, float, float] = (0.0, 0.0, 0.0),
+        quartiles: bool = False,
+        centre: bool = False,
+    ) -> None:
         import numpy as np
 
         self.rows, self.cols = rows, cols
-        self.width = round((cols - 1 + 2 * MARGIN) * PITCH)
-        self.height = round((rows - 1 + 2 * MARGIN) * PITCH)
-        # canonical pixel = (grid + MARGIN) * PITCH
+        self.pitch = pitch
+        self.quartiles = quartiles  # per hole the disc's lower quartile, median, upper quartile
+        self.width = round((cols - 1 + 2 * MARGIN) * pitch)
+        self.height = round((rows - 1 + 2 * MARGIN) * pitch)
+        # canonical pixel = (grid + MARGIN) * pitch
         self.canonical_from_grid = np.array(
-            [[PITCH, 0, MARGIN * PITCH], [0, PITCH, MARGIN * PITCH], [0, 0, 1]], dtype=np.float64
+            [[pitch, 0, MARGIN * pitch], [0, pitch, MARGIN * pitch], [0, 0, 1]], dtype=np.float64
         )
         self.grid_from_canonical = np.linalg.inv(self.canonical_from_grid)
         holes = hole_grid_points(rows, cols)
         gv, gu = np.mgrid[0 : rows + 1, 0 : cols + 1]
         gaps = np.stack([gu.ravel() - 0.5, gv.ravel() - 0.5], axis=1).astype(np.float64)
-        self.hole_index = self._disc_indexes(holes, sample_radius)
+        k, mx, my = head_shift  # a tall peg's head is seen displaced (see BoardProfile.head_shift)
+        heads = holes + k * holes - np.array([[mx, my]])
+        self.hole_index = self._disc_indexes(heads, sample_radius)
+        # where the head is seen beside its hole, the hole itself is sampled too: an empty hole
+        # shows its cavity there, a peg its stem (a head missed by its disc is then not "empty")
+        self.centre_index = self._disc_indexes(holes, sample_radius) if quartiles and centre else None
         self.gap_index = self._disc_indexes(gaps, GAP_RADIUS)
 
     def _disc_indexes(self, grid_points: NDArray[np.float64], radius: float) -> NDArray[np.intp]:
         import numpy as np
 
-        r = max(1.0, radius * PITCH)
+        r = max(1.0, radius * self.pitch)
         ry, rx = np.mgrid[-int(r) : int(r) + 1, -int(r) : int(r) + 1]
         keep = rx**2 + ry**2 <= r * r
         dx, dy = rx[keep], ry[keep]
-        centres = np.rint((grid_points + MARGIN) * PITCH).astype(int)
+        centres = np.rint((grid_points + MARGIN) * self.pitch).astype(int)  # grid_points may be fractional
         xs = np.clip(centres[:, 0:1] + dx[None, :], 0, self.width - 1)
         ys = np.clip(centres[:, 1:2] + dy[None, :], 0, self.height - 1)
         return np.asarray(ys * self.width + xs, dtype=np.intp)
@@ -111,7 +145,7 @@ class Sampler:
             np.linalg.norm(corners[2] - corners[0]) / (self.rows - 1),
         )
         scale = 1.0
-        while pitch_px * scale > 2.5 * PITCH and min(image.shape[:2]) > 64:
+        while pitch_px * scale > 2.5 * self.pitch and min(image.shape[:2]) > 64:
             image = np.asarray(cv2.pyrDown(image), dtype=np.uint8)
             scale *= 0.5
         image_from_canonical = np.diag([scale, scale, 1.0]) @ h @ self.grid_from_canonical
@@ -124,11 +158,22 @@ class Sampler:
         )
         return np.asarray(warped, dtype=np.uint8)
 
+    def centre(self, hole: int) -> tuple[float, float]:
+        """Pixel of hole ``hole``'s centre in the warped image."""
+        row, col = divmod(hole, self.cols)
+        return ((col + MARGIN) * self.pitch, (row + MARGIN) * self.pitch)
+
     def sample(self, image: NDArray[np.uint8], image_from_grid: NDArray[np.float64]) -> Samples:
         import numpy as np
 
         warped = self.warp(image, image_from_grid)
         flat = warped.reshape(-1, 3)
-        holes = np.median(flat[self.hole_index], axis=1).astype(np.float32)
+        if self.quartiles:
+            parts = [_quartiles(flat[self.hole_index])]
+            if self.centre_index is not None:
+                parts.append(_quartiles(flat[self.centre_index]))
+            holes = np.concatenate(parts, axis=1).astype(np.float32)
+        else:
+            holes = np.median(flat[self.hole_index], axis=1).astype(np.float32)
         gaps = np.median(flat[self.gap_index], axis=1).astype(np.float32)
         return Samples(holes, gaps, warped)

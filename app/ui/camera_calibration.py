@@ -21,6 +21,7 @@ from kivy.graphics.texture import Texture
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 
 from app.i18n import tr
 from app.source_factories.camera import profile_path
@@ -48,20 +49,42 @@ def colours_to_learn() -> list[tuple[str, str]]:
     return result
 
 
-def message_text(key: str) -> str:
-    return {
-        "stickers-not-found": tr(
-            "The camera does not see the board's stickers. Check that all four are visible."
-        ),
-        "corner-noted": tr("Corner noted."),
-        "corners-set": tr("The four corner holes are set."),
-        "empty-learnt": tr("Empty holes learnt."),
-        "colour-learnt": tr("Colour learnt."),
-        "no-peg-seen": tr("No new peg was seen. Put one peg in any hole and try again."),
-        "not-calibrated": tr("Learn the empty board and at least one colour first."),
-        "saved": tr("Saved. The camera board is ready."),
-        "no-camera": tr("No camera picture: check the camera and [board.camera] in the config."),
-    }.get(key, key)
+def message_text(key: str, values: dict[str, Any] | None = None) -> str:
+    """The sentence for an outcome of :class:`vision.calibration_session.CalibrationSession`:
+    every refusal says what is wrong and what to change."""
+    values = dict(values or {})
+    for name in ("colour", "other", "earlier"):
+        if name in values:
+            values[name] = colour_name(str(values[name]))
+    for name in ("seen", "truth"):
+        if name in values:
+            values[name] = tr("empty") if values[name] == "empty" else colour_name(str(values[name]))
+    from vision.calibration_session import MESSAGES
+
+    text = MESSAGES.get(key)
+    if text is None:
+        return key
+    try:
+        return tr(text, **values)
+    except (KeyError, IndexError):  # a value the sentence needs is missing: say the sentence anyway
+        return tr(text)
+
+
+def mark_hole(frame: Any, image_from_grid: Any, profile: Any, hole: int) -> None:
+    """A thick white ring with a black edge around the hole the current step asks for (seen on
+    any board and any peg colour; the instruction names the hole in words as well)."""
+    import cv2
+    import numpy as np
+
+    from vision.sampling import project
+
+    row, col = divmod(hole, profile.cols)
+    beside = col + 1 if col + 1 < profile.cols else col - 1
+    (x, y), (x1, y1) = project(image_from_grid, np.array([[col, row], [beside, row]], float))
+    radius = max(6, round(0.55 * float(np.hypot(x1 - x, y1 - y))))
+    centre = (round(float(x)), round(float(y)))
+    cv2.circle(frame, centre, radius, (0, 0, 0), 6, cv2.LINE_AA)
+    cv2.circle(frame, centre, radius, (255, 255, 255), 3, cv2.LINE_AA)
 
 
 class CameraCalibrationScreen(Screen):
@@ -83,22 +106,29 @@ class CameraCalibrationScreen(Screen):
         self.session: Any = None
         self._event: Any = None
         self.message = ""
+        self.values: dict[str, Any] = {}
         root = BoxLayout(orientation="horizontal", spacing=8, padding=8)
         Background.paint(root)
         # invisible until a frame arrives: an Image without a texture is a glaring white box
-        self.picture = Image(size_hint_x=0.62, fit_mode="contain", color=(1, 1, 1, 0))
+        self.picture = Image(size_hint_x=0.55, fit_mode="contain", color=(1, 1, 1, 0))
         self.picture.bind(texture=lambda image, tex: setattr(image, "color", (1, 1, 1, 1 if tex else 0)))
         self.picture.bind(on_touch_down=self._on_picture_touch)
-        side = BoxLayout(orientation="vertical", spacing=8, size_hint_x=0.38)
+        side = BoxLayout(orientation="vertical", spacing=8, size_hint_x=0.45)
         self.title = WrapLabel(tr("Camera calibration"), bold=True)
         self.instruction = WrapLabel("")
         self.status = WrapLabel("", color=(0.95, 0.8, 0.4, 1))
         self.primary = BigButton("", on_press=self.on_primary, background_color=ACCENT)
         self.secondary = BigButton("", on_press=self.on_secondary)
         self.back = BigButton(tr("Back"), on_press=self.leave)
-        for widget in (self.title, self.instruction, self.status):
-            side.add_widget(widget)
-        side.add_widget(BoxLayout())  # pushes the buttons down
+        # the texts scroll above the buttons: a refusal's sentence with the step's instruction
+        # is longer than 480 pixels leave in German
+        texts = BoxLayout(orientation="vertical", spacing=8, size_hint_y=None, padding=(0, 0, 12, 0))
+        texts.bind(minimum_height=texts.setter("height"))
+        for widget in (self.title, self.status, self.instruction):  # what just happened first
+            texts.add_widget(widget)
+        self.texts = ScrollView(do_scroll_x=False, bar_width=6)
+        self.texts.add_widget(texts)
+        side.add_widget(self.texts)
         for button in (self.primary, self.secondary, self.back):
             side.add_widget(button)
         root.add_widget(self.picture)
@@ -178,13 +208,16 @@ class CameraCalibrationScreen(Screen):
 
         profile = self.session.profile
         try:
-            if profile.calibrated:
-                return annotate(frame, read_image(frame, profile), profile, show_status=False)
             result = read_image(frame, profile)
-            result.letters = ["." for _ in result.letters]
-            return annotate(frame, result, profile, show_status=False)
+            if not profile.calibrated:
+                result.letters = ["." for _ in result.letters]
+            out = annotate(frame, result, profile, show_status=False)
         except Exception:  # no stickers in view: show the bare picture
             return frame
+        hole = self.session.target_hole
+        if hole is not None and result.image_from_grid is not None:
+            mark_hole(out, result.image_from_grid, profile, hole)
+        return out
 
     def _show(self, frame: Any) -> None:
         import cv2
@@ -217,7 +250,7 @@ class CameraCalibrationScreen(Screen):
         point = self.picture_to_frame(*touch.pos)
         if point is None:
             return False
-        self.message = self.session.touch_corner(self.frame, *point).message
+        self._said(self.session.touch_corner(self.frame, *point))
         self.refresh()
         return True
 
@@ -231,12 +264,15 @@ class CameraCalibrationScreen(Screen):
             self.session.keep_corners()
             self.message = ""
         elif step is Step.EMPTY:
-            self.message = self.session.learn_empty(self.frame).message
+            self._said(self.session.learn_empty(self.frame))
         elif step is Step.COLOUR:
-            self.message = self.session.learn_colour(self.frame).message
+            self._said(self.session.learn_colour(self.frame))
         elif step is Step.DONE:
-            self.message = self.session.save(self.save_to).message
+            self._said(self.session.save(self.save_to))
         self.refresh()
+
+    def _said(self, outcome: Any) -> None:
+        self.message, self.values = outcome.message, dict(outcome.values)
 
     def on_secondary(self) -> None:
         from vision.calibration_session import Step
@@ -257,29 +293,43 @@ class CameraCalibrationScreen(Screen):
 
         session = self.session
         step = session.step
-        self.status.text = message_text(self.message) if self.message else ""
+        self.status.text = message_text(self.message, self.values) if self.message else ""
+        self.texts.scroll_y = 1  # the top: the title and what just happened
+        number = {Step.CORNERS: 1, Step.EMPTY: 2, Step.COLOUR: 3, Step.DONE: 4}[step]
+        self.title.text = tr("Camera calibration: step {n} of 4", n=number)
         self.secondary.text = tr("Start again")
         if step is Step.CORNERS:
             index = len(session.corners)
             self.instruction.text = tr(
-                "Touch the {corner} corner hole on the picture ({n} of 4), or keep the holes as they are.",
+                "Touch the {corner} corner hole on the picture ({n} of 4), or keep the holes as they are"
+                " if the stickers are where the printed sheet says.",
                 corner=corner_word(index),
                 n=index + 1,
             )
             self.primary.text = tr("Keep the holes")
         elif step is Step.EMPTY:
-            self.instruction.text = tr("Take every peg off the board, then tap Learn.")
+            self.instruction.text = tr(
+                "Take every peg off the board and keep hands and glare off it, then tap Learn."
+            )
             self.primary.text = tr("Learn")
         elif step is Step.COLOUR:
             _letter, name = session.current_colour
             self.instruction.text = tr(
-                "Put one {colour} peg in any hole, then tap Learn.", colour=colour_name(name)
+                "Put one {colour} peg in row {row}, column {column} (ringed on the picture), then tap"
+                " Learn. Pegs put in before stay where they are.",
+                colour=colour_name(name),
+                **session.hole_words(session.target_hole),
             )
             self.primary.text = tr("Learn")
             self.secondary.text = tr("Skip this colour")
         else:
             learnt = ", ".join(colour_name(n) for n in session.learnt) or "-"
             self.instruction.text = tr("Colours learnt: {colours}. Tap Save to use them.", colours=learnt)
+            if session.hard:
+                self.instruction.text += " " + tr(
+                    "Close to the board's colour here (read less surely): {colours}.",
+                    colours=", ".join(colour_name(n) for n in session.hard),
+                )
             self.primary.text = tr("Save")
 
 
