@@ -279,6 +279,79 @@ def teach_board(ui: UI) -> Any:
     return go(root, "teach_board")
 
 
+def camera_calibration(ui: UI) -> Any:
+    """The camera calibration's colour step, with the red peg in the wrong hole (refused)."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from app.config import parse_config
+    from app.paths import default_database
+    from app.ui.camera_calibration import CameraCalibrationScreen
+    from tests.render_board import SMALL, Scene, render
+    from tests.ui_support import find
+
+    class Camera:
+        realtime = True
+
+        def __init__(self) -> None:
+            self.scene = Scene(size=SMALL, rotation=-4, tilt=0.2)
+
+        def read(self) -> Any:
+            return render(self.scene)
+
+        def close(self) -> None:
+            pass
+
+    camera = Camera()
+    ctx = SimpleNamespace(config=parse_config(""), manager=None, go=lambda name: None)
+    screen = CameraCalibrationScreen(ctx, open_capture=lambda: camera,
+                                     save_to=default_database().parent / "camera-audit.json")
+    ui.show(screen)
+    screen.on_enter()
+    frames(2)
+    tap(find(screen, text=tr_("Keep the holes")))
+    tap(find(screen, text=tr_("Learn")))
+    hole = screen.session.target_hole
+    camera.scene = replace(camera.scene, pegs={hole + 2: "red"})
+    screen.next_frame()
+    tap(find(screen, text=tr_("Learn")))
+    frames(2)
+    return screen
+
+
+def web_join(ui: UI) -> Any:
+    """Phones, tablets and TV: the view's QR code, a paired tablet to revoke, then a pairing code."""
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from app.paths import default_database
+    from app.web.pairing import Access
+
+    folder = Path(default_database()).parent / "web-audit"
+    folder.mkdir(exist_ok=True)
+    access = Access(folder)
+    code, _ = access.new_code()
+    access.pair(code, "Tablet")  # a name the user typed (no word to translate)
+    web = SimpleNamespace(access=access, view_url=lambda: "http://192.168.1.20:8099/v/" + "x" * 22 + "/live",
+                          pair_url=lambda c: f"http://192.168.1.20:8099/v/{'x' * 22}/pair?code={c}")
+    root = app_root(ui)
+    root.app.ctx.extras["live"] = SimpleNamespace(web=web)
+    return go(root, "web-join")
+
+
+def web_join_pairing(ui: UI) -> Any:
+    root = web_join(ui)
+    root.get_screen("web-join").new_code()
+    frames(2)
+    return root
+
+
+def tr_(text: str) -> str:
+    from app.i18n import tr
+
+    return tr(text)
+
+
 SCREENS: dict[str, Callable[[UI], Any]] = {
     "home": home,
     "home-hardware": home_hardware,
@@ -299,6 +372,9 @@ SCREENS: dict[str, Callable[[UI], Any]] = {
     "count99-keeper": count_keeper,
     "count99-computer": count_computer,
     "teach-board": teach_board,
+    "camera-calibration": camera_calibration,
+    "web-join": web_join,
+    "web-join-pairing": web_join_pairing,
 }
 
 
