@@ -15,7 +15,7 @@ from app.store import GameStore
 from app.web.views import Tr, build_view
 from rules.count99.cards import Variant
 from rules.count99.table import Setup
-from tests.test_web_security import Drained, pair
+from tests.test_web_security import Drained, pair, seen
 from tests.web_support import http, same_origin
 
 SMALL = {"bids": {"Ann": 3, "Ben": 3, "Cat": 3}, "tricks": {"Ann": 3, "Ben": 3, "Cat": 3}}
@@ -69,6 +69,7 @@ def test_a_damaged_record_gives_a_view_that_says_so(tmp_path: Path) -> None:
 def change(table: Drained, game_id: int, op: str, body: dict[str, object]) -> tuple[int, dict[str, object]]:
     cookie, csrf = getattr(table, "_paired", None) or pair(table)
     table._paired = (cookie, csrf)  # type: ignore[attr-defined]
+    body = {"seen": seen(table, game_id), **body}
     status, _, raw = http("POST", f"{table.base}/api/game/{game_id}/{op}", json.dumps(body).encode(),
                           same_origin(table.port, Cookie=cookie, **{"X-CSRF-Token": csrf}))
     return status, json.loads(raw)
