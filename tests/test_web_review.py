@@ -82,8 +82,8 @@ def test_a_page_and_a_paired_post_work_beside_max_streams_open_streams(tmp_path:
 
 
 # -- 2: a timeout never says "nothing was changed" about a command that committed ----------------------
-def test_a_command_still_running_at_the_timeout_gets_its_true_answer(table: Drained,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_command_still_running_at_the_timeout_gets_its_true_answer(
+        table: Drained, monkeypatch: pytest.MonkeyPatch) -> None:
     game = parlett(table)
     headers = headers_for(table)
     monkeypatch.setattr(web_server, "COMMAND_TIMEOUT", 0.05)
@@ -225,7 +225,12 @@ def test_stream_groups_of_closed_streams_are_deleted(table: Drained) -> None:
 def test_a_closed_clients_stream_is_gone_quickly(table: Drained) -> None:
     parlett(table)
     sock = open_stream(table)
-    wait_for(lambda: table.server.hub.count() == 1, what="the stream registered")
+    received = b""
+    while not re.search(rb"event: view\ndata: [^\n]*\n\n", received):  # the first view, whole
+        chunk = sock.recv(65536)
+        assert chunk, "the stream ended"
+        received += chunk
+    assert table.server.hub.count() == 1
     sock.close()
     # well before the next keepalive write (15 s), which was the old way a departed page was noticed
     wait_for(lambda: table.server.hub.count() == 0, timeout=10, what="the closed stream dropped")
@@ -259,7 +264,7 @@ def test_many_connections_share_one_built_view_until_the_next_change(table: Drai
     assert hub.built - before >= 2
 
 
-# -- 11: a guesser locks only themselves out ------------------------------------------------------------------
+# -- 11: a guesser locks only themselves out ----------
 def test_the_pairing_lockout_is_per_client_address(tmp_path: Path) -> None:
     now = [1000.0]
     access = Access(tmp_path, clock=lambda: now[0])
@@ -270,5 +275,5 @@ def test_the_pairing_lockout_is_per_client_address(tmp_path: Path) -> None:
     code, _ = access.new_code()
     with pytest.raises(PairingError, match="too many"):
         access.pair(code, "guesser", "192.0.2.66")
-    access.pair(code, "the table's tablet", "192.0.2.10")  # someone else still pairs
+    access.pair(code, "the table's tablet", "192.0.2.10")  # another address still pairs
     assert [d.name for d in access.device_list()] == ["the table's tablet"]

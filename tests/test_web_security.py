@@ -237,7 +237,8 @@ def test_pairing_from_another_site_is_refused(table: Drained) -> None:
     (json.dumps({"deal": {"bids": {"Ann": 4, "Ben": 3, "Cat": 3},
                           "tricks": {"Ann": 5, "Ben": 3, "Cat": 3}}, "seen": NEW}).encode(), 422),
     (json.dumps({"deal": "three", "seen": NEW}).encode(), 422),
-    (json.dumps({"deal": {"bids": {"Ann": "x" * 100, "Ben": None, "Cat": [1]}, "tricks": 7}, "seen": NEW}).encode(), 422),
+    (json.dumps({"deal": {"bids": {"Ann": "x" * 100, "Ben": None, "Cat": [1]}, "tricks": 7},
+                 "seen": NEW}).encode(), 422),
 ])
 def test_oversized_malformed_or_impossible_bodies_are_refused_and_change_nothing(
         table: Drained, body: bytes, want: int) -> None:

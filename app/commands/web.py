@@ -56,7 +56,8 @@ def main(args: argparse.Namespace) -> int:
     # The view token is a secret: under systemd stdout is the journal, which more people may read than
     # the data directory. The full addresses go only to a person's terminal.
     terminal = sys.stdout.isatty()
-    where = server.view_url() if terminal else f"{server.base_url()}/v/<the token in {plan.data_dir}/web-token>/live"
+    where = (server.view_url() if terminal
+             else f"{server.base_url()}/v/<the token in {plan.data_dir}/web-token>/live")
     print(f"table99 web: listening on port {server.port}; view: {where}", flush=True)
     if args.pair:
         code, seconds = server.access.new_code()
