@@ -277,3 +277,49 @@ def test_the_pairing_lockout_is_per_client_address(tmp_path: Path) -> None:
         access.pair(code, "guesser", "192.0.2.66")
     access.pair(code, "the table's tablet", "192.0.2.10")  # another address still pairs
     assert [d.name for d in access.device_list()] == ["the table's tablet"]
+
+
+# -- 8: /live follows the game the table's screen has open -----------------------------------------------
+def current_view(table: Drained) -> object:
+    view = json.loads(http("GET", f"{table.base}/api/view/current")[2])["view"]
+    return view and view["id"]
+
+
+def test_live_follows_the_tables_screen_not_the_last_commit(tmp_path: Path) -> None:
+    t = Drained(tmp_path)
+    try:
+        old = parlett(t, ("Old", "Rubber", "Here"))
+        playing = parlett(t)
+        shown = [playing.game_id]
+        t.live.open_game = lambda: shown[0]  # what the UI sets (app/ui/web_join.connect_live)
+        t.live.screen_changed()
+        wait_for(lambda: current_view(t) == playing.game_id, what="/live on the open game")
+        three = {"Old": 3, "Rubber": 3, "Here": 3}
+        hub = t.server.hub
+        heard = hub.changes
+        old.add_deal({"bids": three, "tricks": three})  # an old rubber changed from a tablet: /live stays
+        other = parlett(t, ("Del", "Eted", "Soon"))
+        t.store.delete_game(other.game_id)  # a deletion: /live stays
+        wait_for(lambda: hub.changes >= heard + 3, what="the web loop hearing of the three commits")
+        assert current_view(t) == playing.game_id
+        playing.add_deal(DEAL)
+        wait_for(lambda: json.loads(http("GET", f"{t.base}/api/view/current")[2])["view"]["actions"] == 1,
+                 what="the open game's deal")
+        assert current_view(t) == playing.game_id
+        shown[0] = old.game_id  # the table's screen opens the old rubber: /live follows it
+        t.live.screen_changed()
+        wait_for(lambda: current_view(t) == old.game_id, what="/live on the newly opened game")
+    finally:
+        t.close()
+
+
+def test_without_a_screen_live_follows_the_unfinished_game_changed_last(table: Drained) -> None:
+    first = parlett(table, ("Ann", "Ben", "Cat"))
+    second = parlett(table, ("Dan", "Eve", "Fay"))
+    first.add_deal({"bids": {"Ann": 3, "Ben": 3, "Cat": 3}, "tricks": {"Ann": 3, "Ben": 3, "Cat": 3}})
+    wait_for(lambda: current_view(table) == first.game_id, what="/live on the game just played")
+    table.store.delete_game(second.game_id)  # deleting another game does not move /live
+    gone = parlett(table, ("Gus", "Hal", "Ivy"))
+    wait_for(lambda: current_view(table) == gone.game_id, what="a new game")
+    table.store.delete_game(gone.game_id)  # the followed game deleted: back to an unfinished one
+    wait_for(lambda: current_view(table) == first.game_id, what="/live back on a game that exists")

@@ -104,6 +104,7 @@ class Hub:
         self._generation: dict[int | None, int] = defaultdict(int)  # bumped by each change
         self._cache_lock = threading.Lock()
         self.built = 0  # views built (for the tests and the benchmark)
+        self.changes = 0  # commits this loop has heard of (for the tests)
 
     def count(self) -> int:
         return sum(len(s) for s in self.streams.values())
@@ -117,15 +118,43 @@ class Hub:
         games = self.live.store.unfinished() or self.live.store.games(limit=1)
         return games[0].id if games else None
 
-    def changed(self, game_id: int) -> None:
-        """In this loop, after a commit: coalesce, then rebuild once."""
+    def show(self, game_id: int | None) -> None:
+        """In this loop: the game /live follows is now ``game_id`` (None: keep the one it follows)."""
+        if game_id is None or game_id == self.current:
+            return
         self.current = game_id
+        self._dirty.add(game_id)
+        self._schedule()
+
+    def changed(self, game_id: int, shown: int | None = None, follow: bool = False) -> None:
+        """In this loop, after a commit: coalesce, then rebuild once. ``shown``: the game the table's
+        screen has open; ``follow``: (no screen) this game is unfinished, so /live moves to it. A
+        commit alone never moves /live (a correction to an old rubber, a draft, a deletion)."""
+        self.changes += 1
+        if shown is not None:
+            self.current = shown
+        elif follow:
+            self.current = game_id
+        elif game_id == self.current and not self._exists(game_id):
+            self.current = None  # deleted: fall back to the newest unfinished game
         with self._cache_lock:
             for gid in (game_id, None):  # "no game yet" may have become a game
                 self._generation[gid] += 1
                 for lang in LANGUAGES:
                     self._cache.pop((gid, lang), None)
         self._dirty.add(game_id)
+        if self.current is not None:
+            self._dirty.add(self.current)
+        self._schedule()
+
+    def _exists(self, game_id: int) -> bool:
+        try:
+            self.live.store.load(game_id)
+        except KeyError:
+            return False
+        return True
+
+    def _schedule(self) -> None:
         if not self._flushing:
             self._flushing = True
             # Building a view replays the record (~10 ms for a long board game) under the GIL: the
@@ -269,10 +298,15 @@ class WebServer:
             raise WebError(f"the web display cannot listen on {self.host}:{self.port}: "
                            f"{getattr(exc, 'strerror', None) or exc}") from exc
         self.live.store.add_listener(self._on_commit)
+        self.live.show_listeners.append(self._on_show)
         self.live.web = self
+        if self.live.open_game is not None:  # the game the table's screen has open now
+            self.live.later(self.live.screen_changed)
 
     def stop(self) -> None:
         self.live.store.remove_listener(self._on_commit)
+        if self._on_show in self.live.show_listeners:
+            self.live.show_listeners.remove(self._on_show)
         if self.live.web is self:
             self.live.web = None
         loop, stopped = self._loop, self._stopped
@@ -285,11 +319,20 @@ class WebServer:
         loop = self._loop
         if loop is not None and not loop.is_closed():
             self.hub.commit_times[game_id] = time.perf_counter()
-            def tell() -> None:
+            def tell() -> None:  # on the main thread (LiveTable.later), once the table has drawn
+                open_game = self.live.open_game
+                shown = open_game() if open_game is not None else None
+                follow = open_game is None and any(g.id == game_id for g in self.live.store.unfinished())
                 with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody is watching
-                    loop.call_soon_threadsafe(self.hub.changed, game_id)
+                    loop.call_soon_threadsafe(self.hub.changed, game_id, shown, follow)
 
             self.live.later(tell)  # once the table has drawn its verdict
+
+    def _on_show(self, game_id: int | None) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self.hub.show, game_id)
 
     async def _serve(self, ready: threading.Event) -> None:
         self._stopped = asyncio.Event()
