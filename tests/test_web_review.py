@@ -323,3 +323,18 @@ def test_without_a_screen_live_follows_the_unfinished_game_changed_last(table: D
     wait_for(lambda: current_view(table) == gone.game_id, what="a new game")
     table.store.delete_game(gone.game_id)  # the followed game deleted: back to an unfinished one
     wait_for(lambda: current_view(table) == first.game_id, what="/live back on a game that exists")
+
+
+# -- 7: a connection that never sends a request does not stay open -------------------------------------
+def test_an_idle_connection_is_closed_after_the_keepalive_timeout(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web_server, "KEEPALIVE_TIMEOUT", 0.5)  # shipped: 10 s (aiohttp's own: an hour)
+    t = Drained(tmp_path)
+    try:
+        sock = socket.create_connection(("127.0.0.1", t.port), timeout=10)
+        try:
+            assert sock.recv(100) == b""  # the server hung up well within the 10 s read deadline
+        finally:
+            sock.close()
+    finally:
+        t.close()
