@@ -338,3 +338,33 @@ def test_an_idle_connection_is_closed_after_the_keepalive_timeout(tmp_path: Path
             sock.close()
     finally:
         t.close()
+
+
+# -- 3, in a browser: a stale page says so and shows the fresh state --------------------------------------
+@pytest.mark.slow
+def test_a_stale_page_shows_the_fresh_game_and_says_nothing_was_changed(table: Drained) -> None:
+    from tests.web_support import make_driver, quit_driver
+
+    game = parlett(table)
+    game.add_deal(DEAL)
+    code, _ = table.access.new_code()
+    driver = make_driver()
+    try:
+        driver.get(table.server.pair_url(code))
+        driver.find_element("css selector", "#pair-form button").click()
+        wait_for(lambda: driver.find_element("id", "delete-last"), timeout=15, what="the paired page")
+        held: list[object] = []
+        table.live.later = held.append  # the table's next commit does not reach this page
+        game.add_deal(DEAL)
+        wait_for(lambda: driver.find_element("id", "delete-last").click() or True, what="delete-last")
+
+        def answer() -> str:
+            return str(driver.find_element("css selector", ".form-message").text)
+
+        wait_for(lambda: "changed meanwhile" in answer(), what="the 409 message")
+        assert "nothing was changed" in answer()
+        assert len(table.store.load(game.game_id).actions) == 2  # nothing deleted
+        rows = driver.find_elements("css selector", "table.deals tbody tr")
+        assert len(rows) == 2  # the page now shows the deal it had missed
+    finally:
+        quit_driver(driver)

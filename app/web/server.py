@@ -137,15 +137,20 @@ class Hub:
             self.current = game_id
         elif game_id == self.current and not self._exists(game_id):
             self.current = None  # deleted: fall back to the newest unfinished game
+        self.invalidate(game_id)
+        self._dirty.add(game_id)
+        if self.current is not None:
+            self._dirty.add(self.current)
+        self._schedule()
+
+    def invalidate(self, game_id: int) -> None:
+        """Forget the built views of ``game_id`` (any thread: the store's listener calls it at once,
+        so no page is ever served a view older than the last commit)."""
         with self._cache_lock:
             for gid in (game_id, None):  # "no game yet" may have become a game
                 self._generation[gid] += 1
                 for lang in LANGUAGES:
                     self._cache.pop((gid, lang), None)
-        self._dirty.add(game_id)
-        if self.current is not None:
-            self._dirty.add(self.current)
-        self._schedule()
 
     def _exists(self, game_id: int) -> bool:
         try:
@@ -319,6 +324,7 @@ class WebServer:
         loop = self._loop
         if loop is not None and not loop.is_closed():
             self.hub.commit_times[game_id] = time.perf_counter()
+            self.hub.invalidate(game_id)
             def tell() -> None:  # on the main thread (LiveTable.later), once the table has drawn
                 open_game = self.live.open_game
                 shown = open_game() if open_game is not None else None
