@@ -60,6 +60,7 @@ def test_a_deal_entered_on_a_paired_page_appears_on_the_tables_screen(ui: Any, t
     manager.current = app.uis["parlett"].resume(session.game_id)
     ui.show(manager)
     assert manager.current == "parlett-totals"
+    assert live.open_game is not None and live.open_game() == session.game_id  # /live follows it
     table_session = app.uis["parlett"].session
     server = WebServer(live, Access(tmp_path), "127.0.0.1", 0)
     server.start()
@@ -244,6 +245,7 @@ def test_a_paired_phone_taps_cards_for_the_count_keeper_in_step_with_the_table(u
     manager.current = app.uis["count99"].resume(game.game_id)
     ui.show(manager)
     keeper = app.uis["count99"].keeper
+    assert live.open_game is not None and live.open_game() == game.game_id  # /live follows it
     server = WebServer(live, Access(tmp_path), "127.0.0.1", 0)
     server.start()
     try:
