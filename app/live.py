@@ -43,6 +43,11 @@ class LiveTable:
     later: Callable[[Callable[[], None]], None] = lambda fn: fn()
     # the web display's handle for the table's screen (address, QR, pairing, revoke), or None
     web: Any = None
+    # the game the table's screen has open (set by the UI; called on the main thread), or None when
+    # there is no screen (table99 web): then /live follows the unfinished game changed last
+    open_game: Callable[[], int | None] | None = None
+    # told (on the main thread) when the table's screen opens another game: the web display's /live
+    show_listeners: list[Callable[[int | None], None]] = field(default_factory=list)
     _commands: queue.Queue[tuple[Callable[[], Any], Future[Any]]] = field(default_factory=queue.Queue)
 
     def submit(self, command: Callable[[], Any]) -> Future[Any]:
@@ -68,6 +73,17 @@ class LiveTable:
             except Exception as exc:  # the web side turns it into a clear refusal
                 future.set_exception(exc)
         return ran
+
+    def screen_changed(self) -> None:
+        """The UI calls this (main thread) when its screen changes: /live follows the open game."""
+        if self.open_game is None:
+            return
+        game_id = self.open_game()
+        for listener in list(self.show_listeners):
+            try:
+                listener(game_id)
+            except Exception:
+                log.exception("a show listener failed")
 
     def pending(self) -> int:
         return self._commands.qsize()

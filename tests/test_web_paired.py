@@ -60,6 +60,7 @@ def test_a_deal_entered_on_a_paired_page_appears_on_the_tables_screen(ui: Any, t
     manager.current = app.uis["parlett"].resume(session.game_id)
     ui.show(manager)
     assert manager.current == "parlett-totals"
+    assert live.open_game is not None and live.open_game() == session.game_id  # /live follows it
     table_session = app.uis["parlett"].session
     server = WebServer(live, Access(tmp_path), "127.0.0.1", 0)
     server.start()
@@ -129,14 +130,19 @@ def test_a_deal_from_a_paired_page_survives_a_sigkill_of_the_app(tmp_path: Path)
     driver = None
     try:
         assert app.stdout is not None
-        pair_url = ""
+        pair_url, port, printed = "", "", ""
         for _ in range(5):
             line = app.stdout.readline()
-            found = re.search(r"pairing code \d{6} .*: (http://\S+)", line)
+            printed += line
+            port = port or next(iter(re.findall(r"listening on port (\d+)", line)), "")
+            found = re.search(r"pairing code (\d{6}) ", line)
             if found:
-                pair_url = found.group(1)
+                token = (data / "web-token").read_text().strip()
+                pair_url = f"http://127.0.0.1:{port}/v/{token}/pair?code={found.group(1)}"
                 break
-        assert pair_url, "table99 web printed no pairing address"
+        assert pair_url, "table99 web printed no pairing code"
+        token = (data / "web-token").read_text().strip()
+        assert token not in printed  # stdout is the journal under systemd: the token stays out of it
         driver = make_driver()
         assert pair_and_enter_deal(driver, pair_url, DEAL) == "Saved."
         os.kill(app.pid, signal.SIGKILL)  # no chance to flush anything more
@@ -239,6 +245,7 @@ def test_a_paired_phone_taps_cards_for_the_count_keeper_in_step_with_the_table(u
     manager.current = app.uis["count99"].resume(game.game_id)
     ui.show(manager)
     keeper = app.uis["count99"].keeper
+    assert live.open_game is not None and live.open_game() == game.game_id  # /live follows it
     server = WebServer(live, Access(tmp_path), "127.0.0.1", 0)
     server.start()
     try:

@@ -11,9 +11,11 @@ import pytest
 
 from app.parlett_game import ParlettSession
 from app.web.pairing import CODE_SECONDS, MAX_TRIES, Access, PairingError
+from app.web.views import record_version
 from tests.web_support import WebTable, http, same_origin
 
 DEAL = {"bids": {"Ann": 3, "Ben": 3, "Cat": 3}, "tricks": {"Ann": 3, "Ben": 3, "Cat": 3}}
+NEW = record_version(())  # the version of a game with no actions yet, as its page shows it
 
 
 class Drained(WebTable):
@@ -74,10 +76,15 @@ def deals_stored(table: WebTable, game_id: int) -> tuple[Any, ...]:
     return table.store.load(game_id).actions
 
 
+def seen(table: WebTable, game_id: int) -> str:
+    """The version a page showing this game now would send with a change."""
+    return record_version(table.store.load(game_id).actions)
+
+
 def post_deal(table: WebTable, game_id: int, headers: dict[str, str],
               body: bytes | None = None) -> tuple[int, Any]:
-    status, _, raw = http("POST", f"{table.base}/api/game/{game_id}/add",
-                          json.dumps({"deal": DEAL}).encode() if body is None else body, headers)
+    body = json.dumps({"deal": DEAL, "seen": seen(table, game_id)}).encode() if body is None else body
+    status, _, raw = http("POST", f"{table.base}/api/game/{game_id}/add", body, headers)
     try:
         return status, json.loads(raw)
     except ValueError:
@@ -226,11 +233,12 @@ def test_pairing_from_another_site_is_refused(table: Drained) -> None:
     (b"[1, 2]", 400),
     (b"\xff\xfe", 400),
     (b"[" * 5000 + b"]" * 5000, 400),
-    (json.dumps({"deal": {"bids": {"Ann": 3}, "tricks": {}}}).encode(), 422),
+    (json.dumps({"deal": {"bids": {"Ann": 3}, "tricks": {}}, "seen": NEW}).encode(), 422),
     (json.dumps({"deal": {"bids": {"Ann": 4, "Ben": 3, "Cat": 3},
-                          "tricks": {"Ann": 5, "Ben": 3, "Cat": 3}}}).encode(), 422),
-    (json.dumps({"deal": "three"}).encode(), 422),
-    (json.dumps({"deal": {"bids": {"Ann": "x" * 100, "Ben": None, "Cat": [1]}, "tricks": 7}}).encode(), 422),
+                          "tricks": {"Ann": 5, "Ben": 3, "Cat": 3}}, "seen": NEW}).encode(), 422),
+    (json.dumps({"deal": "three", "seen": NEW}).encode(), 422),
+    (json.dumps({"deal": {"bids": {"Ann": "x" * 100, "Ben": None, "Cat": [1]}, "tricks": 7},
+                 "seen": NEW}).encode(), 422),
 ])
 def test_oversized_malformed_or_impossible_bodies_are_refused_and_change_nothing(
         table: Drained, body: bytes, want: int) -> None:

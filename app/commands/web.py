@@ -53,10 +53,16 @@ def main(args: argparse.Namespace) -> int:
     if server is None:
         print(f"table99 web: {problem}", file=sys.stderr)
         return 1
-    print(f"table99 web: listening on port {server.port}; view: {server.view_url()}", flush=True)
+    # The view token is a secret: under systemd stdout is the journal, which more people may read than
+    # the data directory. The full addresses go only to a person's terminal.
+    terminal = sys.stdout.isatty()
+    where = (server.view_url() if terminal
+             else f"{server.base_url()}/v/<the token in {plan.data_dir}/web-token>/live")
+    print(f"table99 web: listening on port {server.port}; view: {where}", flush=True)
     if args.pair:
         code, seconds = server.access.new_code()
-        print(f"table99 web: pairing code {code} (for {int(seconds)} s): {server.pair_url(code)}", flush=True)
+        print(f"table99 web: pairing code {code} (for {int(seconds)} s)"
+              + (f": {server.pair_url(code)}" if terminal else ""), flush=True)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: (stop.set(), wake.set()))

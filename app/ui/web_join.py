@@ -57,8 +57,29 @@ def connect_live(app: Any, live: Any) -> None:
         except Exception:  # the store holds the change already; a screen that cannot redraw logs it
             log.exception("the table's screen could not show a change made on a paired device")
 
+    def open_game() -> int | None:
+        """The game the table's screen has open (its screen or its game's UI holds it), or None."""
+        manager = app.ctx.manager if app.ctx is not None else None
+        screen = manager.current_screen if manager is not None else None
+        name = getattr(screen, "name", "") or ""
+        ui = getattr(app, "uis", {}).get(name.split("-")[0])
+        if ui is None:
+            return None  # home, history, settings: /live stays on the game it follows
+        for holder in (screen, getattr(ui, "keeper", None), ui):
+            for attr in ("game", "session"):
+                game = getattr(holder, attr, None)
+                for key in ("game_id", "id"):
+                    value = getattr(game, key, None)
+                    if isinstance(value, int) and not isinstance(value, bool):
+                        return value
+        return None
+
     live.find_session = find_session
     live.on_changed = on_changed
+    live.open_game = open_game
+    manager = app.ctx.manager if getattr(app, "ctx", None) is not None else None
+    if manager is not None:  # a game opened on the table's screen: the web's /live follows it
+        manager.bind(current=lambda *_: Clock.schedule_once(lambda _dt: live.screen_changed(), 0))
     live.wake = lambda: Clock.schedule_once(lambda _dt: live.drain(), 0)
     live.later = lambda fn: Clock.schedule_once(lambda _dt: fn(), 0)  # after the frame now being made
     Clock.schedule_interval(lambda _dt: live.drain(), 0.5)  # in case a wake-up was missed

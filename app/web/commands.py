@@ -6,6 +6,12 @@ the table's screen has open (so both screens stay in step) or, when the table ha
 on the session loaded from the store for this one command. The session checks the action with the
 rules and commits it to the store before it returns: the same path as a tap on the touchscreen.
 
+Every change names the version of the record the page showed (``"seen"``: the ``version`` of its
+view). If the record has moved on since (the table, another tablet, or this page's own request sent
+twice after a lost reply), the command raises :class:`Stale` and changes nothing: the page shows
+the fresh state and lets the person decide again, so a deal is never added twice and an undo never
+takes back two plays.
+
 The board game has no commands: its moves are made on the board and on the table's screen.
 """
 
@@ -14,6 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.live import LiveTable
+from app.store import StoredGame
+from app.web.views import record_version
 
 MAX_INDEX = 10_000
 
@@ -22,17 +30,28 @@ class CommandRefused(Exception):
     """The action was refused and nothing changed; ``str()`` is the reason for the page."""
 
 
-def _game_kind(live: LiveTable, game_id: int) -> str:
+class Stale(Exception):
+    """The record moved on since the page's view; nothing changed. ``str()`` is the reason."""
+
+
+def _load(live: LiveTable, game_id: int, body: dict[str, Any]) -> StoredGame:
+    """The stored game, if the page saw its latest version (else Stale / CommandRefused)."""
     try:
-        return live.store.load(game_id).kind
+        stored = live.store.load(game_id)
     except KeyError as exc:
         raise CommandRefused(f"there is no game {game_id}") from exc
+    seen = body.get("seen")
+    if not isinstance(seen, str) or len(seen) > 40:
+        raise CommandRefused("'seen' must be the version of the game the page shows (reload the page)")
+    if seen != record_version(stored.actions):
+        raise Stale("the game changed meanwhile (at the table or on another device); nothing was changed")
+    return stored
 
 
 def parlett(live: LiveTable, game_id: int, op: str, body: dict[str, Any]) -> dict[str, Any]:
     from app.parlett_game import EntryRejected, ParlettSession
 
-    if _game_kind(live, game_id) != "parlett":
+    if _load(live, game_id, body).kind != "parlett":
         raise CommandRefused(f"game {game_id} is not a Parlett game")
     session = live.find_session("parlett", game_id) or ParlettSession.load(live.store, game_id)
     try:
@@ -65,8 +84,8 @@ def count99(live: LiveTable, game_id: int, op: str, body: dict[str, Any]) -> dic
     from rules.count99.cards import CARD_NAMES
     from rules.count99.errors import Count99Error
 
-    stored = live.store.load(game_id) if _game_kind(live, game_id) == "count99" else None
-    if stored is None:
+    stored = _load(live, game_id, body)
+    if stored.kind != "count99":
         raise CommandRefused(f"game {game_id} is not a Ninety Nine game")
     if stored.setup.get("mode") == "computer":
         raise CommandRefused("a game against the computer is played on the table's screen")

@@ -6,7 +6,9 @@
 * A **pairing code** (six digits) is made on request on the table's screen, lives two minutes, is
   used once, and dies after ``MAX_TRIES`` wrong guesses in a row (a new one must be asked for at
   the table), so a guesser gets at most 5 tries per code out of a million codes, and
-  ``MAX_FAILURES_PER_MINUTE`` wrong guesses overall per minute lock pairing for a minute.
+  ``MAX_FAILURES_PER_MINUTE`` wrong guesses from one client address within a minute lock pairing
+  for that address for a minute (per address, so a stranger with the view token cannot keep pairing
+  shut for the table's own tablet; the per-code burn still holds for everyone).
 * A **paired device** holds a random secret in an HttpOnly, SameSite=Strict cookie; only its
   SHA-256 is stored. Each device also has a CSRF token that its pages send in a header with every
   change. The table's screen lists devices and revokes them.
@@ -22,6 +24,7 @@ import hmac
 import json
 import logging
 import os
+import re
 import secrets
 import threading
 import time
@@ -65,8 +68,8 @@ class Access:
         self._code: str | None = None
         self._code_expires = 0.0
         self._code_tries = 0
-        self._failures: list[float] = []
-        self._locked_until = 0.0
+        self._failures: dict[str, list[float]] = {}  # client address -> times of its wrong guesses
+        self._locked_until: dict[str, float] = {}
 
     # -- the view token --------------------------------------------------------------------------
     def _path(self, name: str) -> Path | None:
@@ -171,25 +174,35 @@ class Access:
         with self._lock:
             self._code = None
 
-    def pair(self, code: object, name: object) -> tuple[Device, str]:
-        """Check ``code``; returns the new device and the cookie value, or raises PairingError."""
+    def pair(self, code: object, name: object, client: str = "?") -> tuple[Device, str]:
+        """Check ``code`` from ``client`` (its address); returns the new device and the cookie value,
+        or raises PairingError."""
         now = self.clock()
         with self._lock:
-            self._failures = [t for t in self._failures if now - t < 60]
-            if now < self._locked_until:
+            for who in list(self._failures):  # forget old guesses (bounded: entries live a minute)
+                kept = [t for t in self._failures[who] if now - t < 60]
+                if kept:
+                    self._failures[who] = kept
+                else:
+                    del self._failures[who]
+            for who in [w for w, until in self._locked_until.items() if until <= now]:
+                del self._locked_until[who]
+            if now < self._locked_until.get(client, 0.0):
                 raise PairingError("too many wrong codes: wait a minute, then ask the table for a new code")
-            if not isinstance(code, str) or not code.isdigit() or len(code) != 6:
+            # ASCII digits only: str.isdigit() also takes "²" and "١٢٣٤٥٦", which compare_digest refuses
+            if not isinstance(code, str) or not re.fullmatch(r"[0-9]{6}", code):
                 raise PairingError("the code is six digits")
             if self._code is None or now >= self._code_expires:
                 self._code = None
                 raise PairingError("no pairing code is open: ask the table's screen for a new one")
             if not hmac.compare_digest(code, self._code):
                 self._code_tries += 1
-                self._failures.append(now)
+                failures = self._failures.setdefault(client, [])
+                failures.append(now)
                 if self._code_tries >= MAX_TRIES:
                     self._code = None  # burnt: a guesser must come back to the table
-                if len(self._failures) >= MAX_FAILURES_PER_MINUTE:
-                    self._locked_until = now + 60
+                if len(failures) >= MAX_FAILURES_PER_MINUTE:
+                    self._locked_until[client] = now + 60
                 raise PairingError("wrong code")
             if len(self.devices) >= MAX_DEVICES:
                 raise PairingError(f"already {MAX_DEVICES} paired devices: revoke one at the table first")

@@ -20,9 +20,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import hmac
 import html
 import json
 import logging
+import re
 import socket
 import threading
 import time
@@ -42,9 +44,12 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 16 * 1024
 KEEPALIVE = 15.0
-COMMAND_TIMEOUT = 5.0
+COMMAND_TIMEOUT = 5.0  # waiting for the main thread to take a command
+COMMAND_WAIT_MORE = 30.0  # then, once it has started it, for its answer
 PUBLISH_DELAY = 0.005  # coalesces a burst of commits (a round's end and the next start) into one view
 LANG_COOKIE = "t99lang"
+GAME_NUMBER = re.compile(r"[0-9]{1,9}")  # ASCII only: str.isdigit() also takes "²" and "١٢٣"
+KEEPALIVE_TIMEOUT = 10.0  # an idle keep-alive connection is closed after this many seconds
 
 
 class WebError(Exception):
@@ -94,6 +99,12 @@ class Hub:
         self._flushing = False
         self.published = 0  # views pushed (for the benchmark)
         self.commit_times: dict[int, float] = {}  # game id -> perf_counter of the last commit seen
+        # (game id, language) -> (event id, message, data): built once per change, not per connection
+        self._cache: dict[tuple[int | None, str], tuple[str, bytes, str]] = {}
+        self._generation: dict[int | None, int] = defaultdict(int)  # bumped by each change
+        self._cache_lock = threading.Lock()
+        self.built = 0  # views built (for the tests and the benchmark)
+        self.changes = 0  # commits this loop has heard of (for the tests)
 
     def count(self) -> int:
         return sum(len(s) for s in self.streams.values())
@@ -107,10 +118,48 @@ class Hub:
         games = self.live.store.unfinished() or self.live.store.games(limit=1)
         return games[0].id if games else None
 
-    def changed(self, game_id: int) -> None:
-        """In this loop, after a commit: coalesce, then rebuild once."""
+    def show(self, game_id: int | None) -> None:
+        """In this loop: the game /live follows is now ``game_id`` (None: keep the one it follows)."""
+        if game_id is None or game_id == self.current:
+            return
         self.current = game_id
         self._dirty.add(game_id)
+        self._schedule()
+
+    def changed(self, game_id: int, shown: int | None = None, follow: bool = False) -> None:
+        """In this loop, after a commit: coalesce, then rebuild once. ``shown``: the game the table's
+        screen has open; ``follow``: (no screen) this game is unfinished, so /live moves to it. A
+        commit alone never moves /live (a correction to an old rubber, a draft, a deletion)."""
+        self.changes += 1
+        if shown is not None:
+            self.current = shown
+        elif follow:
+            self.current = game_id
+        elif game_id == self.current and not self._exists(game_id):
+            self.current = None  # deleted: fall back to the newest unfinished game
+        self.invalidate(game_id)
+        self._dirty.add(game_id)
+        if self.current is not None:
+            self._dirty.add(self.current)
+        self._schedule()
+
+    def invalidate(self, game_id: int) -> None:
+        """Forget the built views of ``game_id`` (any thread: the store's listener calls it at once,
+        so no page is ever served a view older than the last commit)."""
+        with self._cache_lock:
+            for gid in (game_id, None):  # "no game yet" may have become a game
+                self._generation[gid] += 1
+                for lang in LANGUAGES:
+                    self._cache.pop((gid, lang), None)
+
+    def _exists(self, game_id: int) -> bool:
+        try:
+            self.live.store.load(game_id)
+        except KeyError:
+            return False
+        return True
+
+    def _schedule(self) -> None:
         if not self._flushing:
             self._flushing = True
             # Building a view replays the record (~10 ms for a long board game) under the GIL: the
@@ -132,10 +181,27 @@ class Hub:
                     self.published += 1
 
     def message(self, game_id: int | None, lang: str) -> tuple[str, bytes]:
+        event_id, message, _data = self.cached(game_id, lang)
+        return event_id, message
+
+    def cached(self, game_id: int | None, lang: str) -> tuple[str, bytes, str]:
+        """(event id, SSE message, JSON) of a view: built once per change (any thread may ask)."""
+        with self._cache_lock:
+            hit = self._cache.get((game_id, lang))
+            generation = self._generation[game_id]
+        if hit is not None:
+            return hit
         payload = self.payload(game_id, lang)
+        self.built += 1
         data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
         event_id = hashlib.sha256(data.encode()).hexdigest()[:20]
-        return event_id, f"id: {event_id}\nevent: view\ndata: {data}\n\n".encode()
+        entry = (event_id, f"id: {event_id}\nevent: view\ndata: {data}\n\n".encode(), data)
+        with self._cache_lock:
+            if self._generation[game_id] == generation:  # no change meanwhile: keep it
+                if len(self._cache) >= 256:
+                    self._cache.clear()
+                self._cache[(game_id, lang)] = entry
+        return entry
 
     def payload(self, game_id: int | None, lang: str) -> dict[str, Any]:
         _ = Tr(lang)
@@ -237,10 +303,15 @@ class WebServer:
             raise WebError(f"the web display cannot listen on {self.host}:{self.port}: "
                            f"{getattr(exc, 'strerror', None) or exc}") from exc
         self.live.store.add_listener(self._on_commit)
+        self.live.show_listeners.append(self._on_show)
         self.live.web = self
+        if self.live.open_game is not None:  # the game the table's screen has open now
+            self.live.later(self.live.screen_changed)
 
     def stop(self) -> None:
         self.live.store.remove_listener(self._on_commit)
+        if self._on_show in self.live.show_listeners:
+            self.live.show_listeners.remove(self._on_show)
         if self.live.web is self:
             self.live.web = None
         loop, stopped = self._loop, self._stopped
@@ -253,16 +324,28 @@ class WebServer:
         loop = self._loop
         if loop is not None and not loop.is_closed():
             self.hub.commit_times[game_id] = time.perf_counter()
-            def tell() -> None:
+            self.hub.invalidate(game_id)
+            def tell() -> None:  # on the main thread (LiveTable.later), once the table has drawn
+                open_game = self.live.open_game
+                shown = open_game() if open_game is not None else None
+                follow = open_game is None and any(g.id == game_id for g in self.live.store.unfinished())
                 with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody is watching
-                    loop.call_soon_threadsafe(self.hub.changed, game_id)
+                    loop.call_soon_threadsafe(self.hub.changed, game_id, shown, follow)
 
             self.live.later(tell)  # once the table has drawn its verdict
+
+    def _on_show(self, game_id: int | None) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self.hub.show, game_id)
 
     async def _serve(self, ready: threading.Event) -> None:
         self._stopped = asyncio.Event()
         app = self.make_app()
-        runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        # handler_cancellation: a stream whose page went away ends at once, not at its next keepalive write
+        runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0, handler_cancellation=True,
+                               keepalive_timeout=KEEPALIVE_TIMEOUT)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port, backlog=128, reuse_address=True)
         await site.start()
@@ -299,24 +382,28 @@ class WebServer:
         app.router.add_get("/static/{name}", self.static)
         app.router.add_get("/v/{token}/", self.home)
         app.router.add_get("/v/{token}/live", self.game_page)
-        app.router.add_get("/v/{token}/game/{game_id:\\d{1,9}}", self.game_page)
+        app.router.add_get("/v/{token}/game/{game_id:[0-9]{1,9}}", self.game_page)
         app.router.add_get("/v/{token}/pair", self.pair_page)
-        app.router.add_get("/v/{token}/events", self.events)
+        app.router.add_get("/v/{token}/events", self.events, name="events")
         app.router.add_get("/v/{token}/api/view/{key}", self.api_view)
         app.router.add_post("/v/{token}/api/pair", self.api_pair)
-        app.router.add_post("/v/{token}/api/game/{game_id:\\d{1,9}}/{op}", self.api_change)
+        app.router.add_post("/v/{token}/api/game/{game_id:[0-9]{1,9}}/{op}", self.api_change)
         return app
 
     @web.middleware
     async def _guard(self, request: web.Request,
                      handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-        if self._in_flight >= self.max_requests:
+        # An event stream lives as long as its page: it is capped by max_streams (in the handler), not
+        # counted here, or 64 open pages would refuse every other request.
+        streaming = request.match_info.route.name == "events"
+        if not streaming and self._in_flight >= self.max_requests:
             return web.Response(status=503, text="busy: too many requests at once\n",
                                 headers={"Retry-After": "2"})
         token = request.match_info.get("token")
         if token is not None and not self.access.token_ok(token):
             return web.Response(status=404, text="not found: use the address shown on the table's screen\n")
-        self._in_flight += 1
+        counted = 0 if streaming else 1
+        self._in_flight += counted
         try:
             response = await handler(request)
         except web.HTTPException as exc:
@@ -324,7 +411,7 @@ class WebServer:
                 exc.headers.setdefault(name, value)
             raise
         finally:
-            self._in_flight -= 1
+            self._in_flight -= counted
         if not response.prepared:
             for name, value in SECURITY_HEADERS.items():
                 response.headers.setdefault(name, value)
@@ -353,7 +440,7 @@ class WebServer:
         other = "de" if lang == "en" else "en"
         query = {k: v for k, v in request.query.items() if k != "lang"}
         switch = "?" + "&".join([f"{k}={v}" if v else k for k, v in query.items()] + [f"lang={other}"])
-        boot_json = json.dumps(boot, ensure_ascii=False).replace("</", "<\\/")
+        boot_json = script_json(boot)
         nav = (f'<nav aria-label="{_("Pages")}"><ul>'
                f'<li><a href="/v/{token}/live{"?tv" if tv else ""}">{_("Live")}</a></li>'
                f'<li><a href="/v/{token}/">{_("All games")}</a></li>'
@@ -432,7 +519,7 @@ class WebServer:
         lang = choose_language(request)
         _ = Tr(lang)
         code = request.query.get("code", "")
-        code = code if code.isdigit() and len(code) == 6 else ""
+        code = code if re.fullmatch(r"[0-9]{6}", code) else ""
         token = request.match_info["token"]
         body = (f'<h1>{_("Pair this device")}</h1>'
                 "<p>" + _("A paired device may enter Parlett deals and tap cards for the Ninety Nine keeper.")
@@ -451,17 +538,18 @@ class WebServer:
     async def api_view(self, request: web.Request) -> web.Response:
         lang = choose_language(request)
         key = request.match_info["key"]
-        if key != "current" and not (key.isdigit() and len(key) < 10):
+        if key != "current" and not GAME_NUMBER.fullmatch(key):
             return web.json_response({"error": "unknown view"}, status=404)
         game_id = self.hub.current_game() if key == "current" else int(key)
-        payload = await asyncio.get_running_loop().run_in_executor(None, self.hub.payload, game_id, lang)
-        return web.json_response(payload, headers={"Cache-Control": "no-store"})
+        _id, _message, data = await asyncio.get_running_loop().run_in_executor(None, self.hub.cached, game_id,
+                                                                                 lang)
+        return web.Response(text=data, content_type="application/json", headers={"Cache-Control": "no-store"})
 
     # -- the event stream ---------------------------------------------------------------------------------
     async def events(self, request: web.Request) -> web.StreamResponse:
         lang = choose_language(request)
         key = request.query.get("game", "current")
-        if key != "current" and not (key.isdigit() and len(key) < 10):
+        if key != "current" and not GAME_NUMBER.fullmatch(key):
             return web.Response(status=400, text="game must be 'current' or a game number\n")
         client = request.remote or "?"
         if self.hub.count() >= self.max_streams or self.hub.per_client(client) >= self.max_streams_per_client:
@@ -477,16 +565,19 @@ class WebServer:
             await response.prepare(request)
             await response.write(b"retry: 1500\n\n")
             game_id = self.hub.current_game() if key == "current" else int(key)
-            event_id, message = self.hub.message(game_id, lang)
+            event_id, message = await asyncio.get_running_loop().run_in_executor(
+                None, self.hub.message, game_id, lang)
             stream.push(event_id, message)  # skipped when Last-Event-ID says the page has it
             while not stream.closed:
                 chunk = await stream.next(KEEPALIVE)
                 if chunk:
                     await response.write(chunk)
-        except (ConnectionResetError, asyncio.CancelledError):
+        except ConnectionResetError:
             pass
         finally:
             group.discard(stream)
+            if not group and self.hub.streams.get((key, lang)) is group:
+                del self.hub.streams[(key, lang)]  # else every ?game= ever asked for keeps a group
         return response
 
     # -- changes -------------------------------------------------------------------------------------------
@@ -526,7 +617,7 @@ class WebServer:
             return web.json_response({"error": problem}, status=403)
         body = await self._json_body(request)
         try:
-            device, cookie = self.access.pair(body.get("code"), body.get("name"))
+            device, cookie = self.access.pair(body.get("code"), body.get("name"), request.remote or "?")
         except PairingError as exc:
             status = 429 if "too many" in str(exc) else 403
             return web.json_response({"error": _tr_error(str(exc), choose_language(request))}, status=status)
@@ -543,7 +634,7 @@ class WebServer:
         device = self._device(request)
         if device is None:
             return web.json_response({"error": "this device is not paired (or was revoked)"}, status=401)
-        if request.headers.get("X-CSRF-Token", "") != device.csrf:
+        if not hmac.compare_digest(request.headers.get("X-CSRF-Token", "").encode(), device.csrf.encode()):
             return web.json_response({"error": "missing or wrong CSRF token: reload the page"}, status=403)
         body = await self._json_body(request)
         game_id = int(request.match_info["game_id"])
@@ -557,19 +648,38 @@ class WebServer:
             return web.json_response({"error": "this game is played on the board and the table's screen"},
                                      status=403)
         future = self.live.submit(lambda: handler(self.live, game_id, op, body))
+        waiting = asyncio.wrap_future(future)
         try:
-            result = await asyncio.wait_for(asyncio.wrap_future(future), COMMAND_TIMEOUT)
+            try:
+                # shield: a timeout must not cancel a command the main thread is already running
+                result = await asyncio.wait_for(asyncio.shield(waiting), COMMAND_TIMEOUT)
+            except TimeoutError:
+                if future.cancel():  # still queued: it will never run
+                    return web.json_response(
+                        {"error": "the table did not answer in time; nothing was changed"}, status=503)
+                # the main thread is running it (it may commit): wait for its real answer
+                log.warning("web: a %s %s on game %s is slow; waiting for it", kind, op, game_id)
+                try:
+                    result = await asyncio.wait_for(asyncio.shield(waiting), COMMAND_WAIT_MORE)
+                except TimeoutError:
+                    return web.json_response(
+                        {"error": "the table is still doing it: reload the page to see whether it was saved"},
+                        status=504)
         except commands.CommandRefused as exc:
             return web.json_response({"error": str(exc)}, status=422)
-        except TimeoutError:
-            future.cancel()
-            return web.json_response({"error": "the table did not answer in time; nothing was changed"},
-                                     status=503)
+        except commands.Stale as exc:
+            return web.json_response({"error": str(exc), "stale": True}, status=409)
         except Exception as exc:  # a bug must not look like success
             log.exception("web command failed")
             return web.json_response({"error": f"the table could not do it: {exc}"}, status=500)
         log.info("web: %s %s on game %s by device %s", kind, op, game_id, device.id)
         return web.json_response({"ok": True, **result})
+
+
+def script_json(data: Any) -> str:
+    """JSON for a <script type="application/json"> block: every "<" escaped, so no text in it (a
+    player's name with "</script>" or "<!--<script") can end the block or change how it is parsed."""
+    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
 
 
 def _tr_error(text: str, lang: str) -> str:
@@ -599,6 +709,8 @@ def ui_strings(_: Tr) -> dict[str, str]:
         "premium": _("Premium"), "declare": _("declare"), "reveal": _("reveal"),
         "turn_up": _("Turned-up card (for example 9H)"), "correcting": _("Correct deal {n}"),
         "save_correction": _("Save the correction"), "cancel": _("Cancel"),
+        "stale": _("The game changed meanwhile (at the table or on another device), so nothing was "
+                   "changed. This is how it stands now: check, then try again."),
     }
     return words
 

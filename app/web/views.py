@@ -12,6 +12,8 @@ global language (a German phone and an English TV watch the same game at once).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -47,6 +49,13 @@ def status_text(status: str, _: Tr) -> str:
     return words.get(status, status)
 
 
+def record_version(actions: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> str:
+    """Which state of a record a page saw: the action count and a hash of the actions, so an undo
+    followed by another action (the same count) is still a different version."""
+    digest = hashlib.sha256(json.dumps(list(actions), sort_keys=True, separators=(",", ":")).encode())
+    return f"{len(actions)}-{digest.hexdigest()[:16]}"
+
+
 def build_view(stored: StoredGame, _: Tr) -> dict[str, Any]:
     """The whole view of one game; a record that does not replay gives a view saying so."""
     builders: dict[str, Callable[[StoredGame, Tr], dict[str, Any]]] = {
@@ -54,7 +63,7 @@ def build_view(stored: StoredGame, _: Tr) -> dict[str, Any]:
     base = {"id": stored.id, "kind": stored.kind, "title": stored.title,
             "game": game_title(stored.kind, _), "status": stored.status,
             "status_text": status_text(stored.status, _), "actions": len(stored.actions),
-            "updated": stored.updated}
+            "version": record_version(stored.actions), "updated": stored.updated}
     builder = builders.get(stored.kind)
     if builder is None:
         return base | {"error": _("This kind of game cannot be shown here.")}

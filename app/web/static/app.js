@@ -252,15 +252,29 @@
   async function send(op, body, message) {
     if (!currentView) return;
     message.textContent = "…";
+    let stale = false;
+    const gameId = currentView.id;
     try {
-      const r = await fetch("/v/" + boot.token + "/api/game/" + currentView.id + "/" + op, {
+      // "seen": the version this page shows; if the game moved on meanwhile (the table, another
+      // device, or this very request sent twice) the server changes nothing and answers 409
+      const r = await fetch("/v/" + boot.token + "/api/game/" + gameId + "/" + op, {
         method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": boot.csrf },
-        body: JSON.stringify(body), credentials: "same-origin" });
+        body: JSON.stringify(Object.assign({}, body, { seen: currentView.version })), credentials: "same-origin" });
       const data = await r.json().catch(() => ({ error: r.statusText }));
-      formStatus = { text: r.ok ? ui.saved : data.error, cls: "form-message " + (r.ok ? "ok" : "error") };
+      stale = r.status === 409;
+      formStatus = { text: r.ok ? ui.saved : stale ? ui.stale : data.error, cls: "form-message " + (r.ok ? "ok" : "error") };
       keepForm = !r.ok;  // saved: the next deal starts on an empty form; refused: the typing stays
     } catch (e) {
       formStatus = { text: ui.reconnecting, cls: "form-message error" };
+    }
+    if (stale) {  // show how the game stands now, with the message, before anything else is sent
+      try {
+        const r = await fetch("/v/" + boot.token + "/api/view/" + gameId + "?lang=" + boot.lang, { credentials: "same-origin" });
+        if (r.ok) { const fresh = await r.json(); if (fresh.view) { shownId = null; render(fresh); } }
+      } catch (e) { /* the event stream brings it */ }
+      const box = document.querySelector(".form-message");
+      if (box) { box.textContent = formStatus.text; box.className = formStatus.cls; }
+      return false;
     }
     const ok = !keepForm;
     if (ok && op === "correct") editing = null;
