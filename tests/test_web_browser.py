@@ -212,3 +212,34 @@ def test_pairing_works_with_the_keyboard_alone(web_table: WebTable) -> None:
         assert [d.name for d in web_table.access.device_list()] == ["Keyboard"]
     finally:
         quit_driver(driver)
+
+
+def test_the_parlett_page_charts_the_running_totals_with_a_second_cue(web_table: WebTable) -> None:
+    """The table's Chart, on the web: one line per hand through its rubber total after each deal, each
+    with its own dash pattern and its name at the end (colour is never the only cue), and the same
+    numbers as text for a screen reader. The big number in the totals is the rubber standing."""
+    from app.parlett_game import ParlettSession
+
+    parlett = ParlettSession.new(web_table.store, "three", ["Ann", "Ben", "Cat"], "Cat", {})
+    parlett.add_deal({"bids": {"Ann": 3, "Ben": 3, "Cat": 3}, "tricks": {"Ann": 3, "Ben": 3, "Cat": 3}})
+    parlett.add_deal({"bids": {"Ann": 4, "Ben": 2, "Cat": 3}, "tricks": {"Ann": 4, "Ben": 3, "Cat": 2}})
+    sheet = parlett.sheet
+    driver = make_driver()
+    try:
+        driver.get(web_table.base + f"/game/{parlett.game_id}")
+        wait_for(lambda: driver.find_element("css selector", "svg.chart"), what="the chart")
+        lines = driver.find_elements("css selector", "svg.chart polyline")
+        assert len(lines) == 3
+        assert len({line.get_attribute("stroke-dasharray") for line in lines}) == 3
+        assert all(len(line.get_attribute("points").split()) == 3 for line in lines)  # 0 and two deals
+        labels = [t.text for t in driver.find_elements("css selector", "svg.chart text")]
+        rubber = sheet.rubber_totals
+        assert sorted(labels) == sorted(f"{hand} {rubber[hand]}" for hand in ("Ann", "Ben", "Cat"))
+        desc = driver.find_element("id", "chart-desc").text
+        for hand in ("Ann", "Ben", "Cat"):
+            running = ", ".join(str(d.rubber_totals[hand]) for d in sheet.deals)
+            assert f"{hand}: {running}" in desc
+        big = [cell.text for cell in driver.find_elements("css selector", ".totals .big-num")]
+        assert big == [str(rubber[hand]) for hand in ("Ann", "Ben", "Cat")]
+    finally:
+        quit_driver(driver)

@@ -131,11 +131,12 @@
   // -- Parlett --------------------------------------------------------------------------------------
   function parlett(view) {
     const hands = view.hands;
+    // the big number is the standing (the rubber), as on the table's screen; this game's score beside it
     const totals = el("table", { class: "totals" }, el("caption", {}, ui.totals),
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, ui.players),
-        view.uses_games ? el("th", { scope: "col" }, ui.game_total) : null, el("th", { scope: "col" }, ui.rubber))),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, ui.players), el("th", { scope: "col" }, ui.rubber),
+        view.uses_games ? el("th", { scope: "col" }, ui.game_total) : null)),
       el("tbody", {}, hands.map((h) => el("tr", {}, el("th", { scope: "row" }, h.name),
-        view.uses_games ? el("td", { class: "big-num" }, h.game) : null, el("td", { class: view.uses_games ? "" : "big-num" }, h.rubber)))));
+        el("td", { class: "big-num" }, h.rubber), view.uses_games ? el("td", {}, h.game) : null))));
     const deals = el("table", { class: "deals" }, el("caption", {}, ui.deals),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, ui.deal), el("th", { scope: "col" }, ui.dealer),
         el("th", { scope: "col" }, ui.trump), hands.map((h) => el("th", { scope: "col" }, h.name)))),
@@ -154,8 +155,39 @@
         el("p", { class: "dealer" }, view.dealer_text), el("p", { class: "trump" }, view.trump_text),
         el("p", { class: "deal-no" }, ui.next_deal + ": " + view.deal_number)]);
     const games = view.games.length ? el("ul", { class: "games" }, view.games.map((g) => el("li", {}, g.text))) : null;
-    return el("div", { class: "game parlett" }, head, totals, games, boot.csrf && (view.status === "playing" || editing !== null) ? parlettForm(view) : null,
+    return el("div", { class: "game parlett" }, head, totals, games, parlettChart(view), boot.csrf && (view.status === "playing" || editing !== null) ? parlettForm(view) : null,
       deals, logList(view));
+  }
+  // The running totals deal by deal. Each hand's line has its own colour AND its own dash pattern,
+  // and ends in the hand's name and total, so no one needs to tell colours apart; the numbers are
+  // also given as text for screen readers.
+  const LINE = ["#ffd54f", "#81d4fa", "#ef9a9a", "#a5d6a7", "#ce93d8", "#ffcc80"];
+  const DASH = ["none", "14 6", "3 6", "16 5 3 5", "7 4", "2 4"];
+  function parlettChart(view) {
+    if (!view.deals.length) return null;
+    const series = view.hands.map((h) => [0].concat(view.deals.map((d) => d.totals[h.name])));
+    const all = series.flat();
+    const low = Math.min(0, ...all), high = Math.max(1, ...all);
+    const W = 640, H = 280, pad = 24, right = 150, steps = Math.max(1, series[0].length - 1);
+    const x = (i) => pad + (W - pad - right) * i / steps;
+    const y = (v) => H - pad - (H - 2 * pad) * (v - low) / (high - low);
+    const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": "chart-desc" });
+    chart.append(svg("line", { x1: pad, y1: y(0), x2: x(steps), y2: y(0), class: "chart-axis" }));
+    // end labels at least 26 units apart, in the order of the lines' ends
+    const order = view.hands.map((h, k) => k).sort((a, b) => y(series[a][steps]) - y(series[b][steps]));
+    const labelY = {};
+    let previous = -Infinity;
+    for (const k of order) { labelY[k] = Math.max(y(series[k][steps]) + 8, previous + 26); previous = labelY[k]; }
+    view.hands.forEach((h, k) => {
+      const points = series[k].map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+      chart.append(svg("polyline", { points, fill: "none", stroke: LINE[k % 6], "stroke-width": 4,
+                                     "stroke-dasharray": DASH[k % 6], class: "chart-line" }));
+      chart.append(svg("text", { x: x(steps) + 10, y: Math.min(H - 4, labelY[k]), fill: LINE[k % 6],
+                                 class: "chart-label" }, h.name + " " + series[k][steps]));
+    });
+    const text = view.hands.map((h, k) => h.name + ": " + series[k].slice(1).join(", ")).join("; ");
+    return el("figure", { class: "chart-box" }, el("figcaption", {}, ui.chart), chart,
+      el("p", { id: "chart-desc", class: "chart-desc" }, ui.chart_desc + ". " + text));
   }
   // the answer to the last change survives the redraw that the change itself causes
   let formStatus = { text: "", cls: "form-message" };
