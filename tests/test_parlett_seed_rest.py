@@ -283,3 +283,58 @@ def test_the_docs_examples_through_the_replay_command(tmp_path: Path) -> None:
                                 capture_output=True, text=True, timeout=60)
         assert result.returncode == 0, result.stderr
         assert result.stdout.rstrip("\n") == printed, name
+
+
+def _two_player_hard_score_rubber(seed: int) -> dict:  # type: ignore[type-arg]
+    """A whole two-player rubber for hard score, deals drawn from ``seed`` (half the bids made)."""
+    import random
+
+    rng, tricks_in_deal = random.Random(seed), VARIANTS["two"].tricks
+    hands = ["Ann", "Ben", DUMMY]
+    record = {"format": "table99/parlett", "version": 1, "variant": "two", "options": {"hard_score": True},
+              "players": ["Ann", "Ben"], "dealer": "Ann", "deals": []}
+    sheet = sheet_from_record(record)
+    while not sheet.over:
+        cuts = sorted(rng.randint(0, tricks_in_deal) for _ in range(2))
+        tricks = dict(zip(hands, [cuts[0], cuts[1] - cuts[0], tricks_in_deal - cuts[1]], strict=True))
+        top = VARIANTS["two"].max_bid
+        bids = {h: tricks[h] if rng.random() < 0.5 else rng.randint(0, top) for h in hands}
+        raw = {"bids": bids, "tricks": tricks}
+        sheet = sheet.add(entry_from_json(raw, sheet.table))
+        record["deals"].append(raw)
+    return record
+
+
+def test_two_for_hard_score_the_rubbers_winner_never_pays() -> None:
+    """Seed 002: "If the dummy wins, the game is a tie as between the live players", so for hard score
+    nothing of such a game changes hands, and it does not decide the rubber either. Seed 65 draws a
+    rubber that Ben leads 384-346 only through a game the dummy won: Ann wins it and the settlement
+    (found by issue 18's review: the screen named Ben the winner while he paid)."""
+    from rules.parlett.record import sheet_from_record
+    from rules.parlett.replay import replay_text
+
+    sheet = sheet_from_record(_two_player_hard_score_rubber(65))
+    assert any(not game.winners for game in sheet.games)
+    assert sheet.rubber_totals["Ben"] > sheet.rubber_totals["Ann"]
+    assert sheet.winners == ("Ann",) and sheet.settlement is not None and sheet.settlement["Ann"] > 0
+    assert sheet.margin == sheet.standings["Ann"] - sheet.standings["Ben"] > 0
+    assert "Counted for hard score" in replay_text(_two_player_hard_score_rubber(65))
+    for seed in range(60):  # and in general: the winners are those the settlement pays most
+        sheet = sheet_from_record(_two_player_hard_score_rubber(seed))
+        assert sheet.settlement is not None
+        best = max(sheet.settlement.values())
+        assert set(sheet.winners) == {p for p, v in sheet.settlement.items() if v == best}
+
+
+def test_with_declarer_chooses_trumps_a_premium_needs_the_named_trump() -> None:
+    """Seed 002: "As soon as a premium bidder is established, he announces the trump suit". A deal
+    with a premium and no trump was scored at no trump (and no trump then carried on)."""
+    record = {"format": "table99/parlett", "version": 1, "variant": "two",
+              "options": {"declarer_chooses_trumps": True}, "players": ["Ann", "Ben"], "dealer": "Ann",
+              "deals": [{"bids": {"Ann": 3, "Ben": 3, DUMMY: 3}, "premium": {"Ann": "declare"},
+                         "tricks": {"Ann": 3, "Ben": 3, DUMMY: 3}}]}
+    with pytest.raises(InvalidRecordError, match="names the trump suit"):
+        sheet_from_record(record)
+    named = json.loads(json.dumps(record))
+    named["deals"][0]["trump"] = "S"
+    assert sheet_from_record(named).deals[0].trump is Trump.SPADES

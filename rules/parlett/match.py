@@ -180,7 +180,7 @@ class Scoresheet:
             return ()
         if self.table.options.nine_rounds and not self.games[-1].winners:
             return self.table.players
-        totals = self.rubber_totals
+        totals = self.standings
         best = max(totals[p] for p in self.table.players)
         return tuple(p for p in self.table.players if totals[p] == best)
 
@@ -192,8 +192,22 @@ class Scoresheet:
             return None
         if len(self.winners) > 1:
             return 0
-        totals = sorted((self.rubber_totals[p] for p in self.table.players), reverse=True)
+        totals = sorted((self.standings[p] for p in self.table.players), reverse=True)
         return totals[0] - totals[1]
+
+    @property
+    def standings(self) -> dict[str, int]:
+        """What decides the rubber: the rubber totals, except when two play for hard score. Then a
+        game the dummy won is "a tie as between the live players" (the seed), so nothing of it
+        counts, exactly as in the settlement: the winner named is never a player who pays."""
+        totals = self.rubber_totals
+        if not (self.table.options.hard_score and self.table.variant.has_dummy and self.uses_games):
+            return totals
+        for game in self.games:
+            if not game.winners:
+                for hand, points in game.final.items():
+                    totals[hand] -= points
+        return totals
 
     @property
     def settlement(self) -> dict[str, int] | None:

@@ -46,7 +46,7 @@ def summary(sheet: Scoresheet) -> dict[str, Any]:
                    else None, "target": sheet.table.options.target,
                    "dummy_bonus": sheet.table.options.dummy_rule if sheet.table.variant.has_dummy else None,
                    "nine_rounds": sheet.table.options.nine_rounds,
-                   "settlement": sheet.settlement},
+                   "settlement": sheet.settlement, "standings": sheet.standings},
         "next": None if over else {
             "dealer": sheet.next_dealer,
             "trump": "turn-up" if next_trump is None else next_trump.value,
@@ -83,6 +83,9 @@ def replay_text(record: dict[str, Any]) -> str:
         state += f" by {rubber['margin']} points" if rubber["margin"] else " (shared)"
     series = "Game of nine rounds" if rubber["nine_rounds"] else "Rubber"
     lines.append(f"{series} {state}: " + ", ".join(f"{h} {v}" for h, v in rubber["totals"].items()))
+    if rubber["standings"] != rubber["totals"]:
+        lines.append("Counted for hard score (a game the dummy won is a tie): " + ", ".join(
+            f"{p} {rubber['standings'][p]}" for p in data["players"]))
     if rubber["settlement"] is not None:
         lines.append("Hard score: " + ", ".join(
             f"{p} wins {v}" if v > 0 else f"{p} owes {-v}" if v < 0 else f"{p} is square"

@@ -107,6 +107,9 @@ def check_entry(entry: DealEntry, table: Table) -> None:
                             "(A K Q J T 9 8 7 6 and the joker)")
     elif entry.turn_up is not None:
         raise DealError("only Original 99 turns up a card for trumps")
+    if entry.trump is None and entry.premiums and table.options.declarer_chooses_trumps:
+        # "As soon as a premium bidder is established, he announces the trump suit" (seed 002)
+        raise DealError("the declarer names the trump suit (declarer_chooses_trumps)")
     if entry.trump is not None:
         if not table.options.chosen_trumps:
             raise DealError("trumps are chosen only with declarer_chooses_trumps or nines_as_trumps")

@@ -93,9 +93,10 @@ class BidPad(ModalView):
             numbers.add_widget(nb)
         box.add_widget(numbers)
         row = BoxLayout(spacing=8, size_hint_y=None, height=52)
-        # a premium bidder's cards are face up and the dummy's are always turned up: their bid is known
+        # the premium holder's cards are face up and the dummy's are always turned up: their bid is known
+        # (an offer that was overcalled never turned anything up, so that player may keep it hidden)
         self.unshown = button(tr("Not shown (failed)"), lambda: self.choose(UNSHOWN_JSON), font=20,
-                              disabled=hand == DUMMY or hand in screen.offers)
+                              disabled=hand == DUMMY or hand in screen.premiums())
         self.unshown.role = "bid-unshown"
         if screen.height > screen.width:  # a portrait phone: a row of its own, its words on one line
             alone = BoxLayout(size_hint_y=None, height=52)
@@ -363,6 +364,8 @@ class DealScreen(Screen):
             return tr("Tricks add up to {total}, not {want}", total=total, want=want)
         if table.variant.name == "original" and not self.turn_up:
             return tr("Enter the turned-up card")
+        if table.options.declarer_chooses_trumps and self.premiums() and self.chosen_trump is None:
+            return tr("Tap the trump the declarer named")  # the rules refuse a premium without one
         return None
 
     # -- drawing --------------------------------------------------------------------------------

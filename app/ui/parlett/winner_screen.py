@@ -66,6 +66,11 @@ class WinnerScreen(Screen):
         if sheet.games and not sheet.table.options.nine_rounds:
             games = "   ".join(self.game_line(g) for g in sheet.games)
             box.add_widget(label(games, font=18, wrap=True))
+        standings = sheet.standings
+        if standings != totals:  # two for hard score: a game the dummy won is a tie (the seed)
+            counted = ", ".join(f"{hand_name(p)} {standings[p]}" for p in sheet.table.players)
+            box.add_widget(label(tr("Counted for hard score (a game the dummy won is a tie): {list}",
+                                    list=counted), font=18, wrap=True))
         settlement = sheet.settlement
         if settlement is not None:  # hard score: who wins or owes what, in points
             self.settlement = label(tr("Hard score: {list}", list=", ".join(
