@@ -1,0 +1,11 @@
+"""Many tables, one screen (issue 19): tables report to a hub through an MQTT broker (docs/club.md).
+
+``outbox`` and ``reporter`` run at a table (no Kivy); ``hub`` and ``hub_web`` are ``table99 hub``.
+"""
+
+TOPIC_ROOT = "table99"
+
+
+def topic(table: str, what: str) -> str:
+    """``table99/<table>/<what>``; ``what`` is ``state``, ``event`` or ``record``."""
+    return f"{TOPIC_ROOT}/{table}/{what}"
