@@ -90,3 +90,101 @@ class Broker:
     def options(self, table: str, **changes: object) -> dict[str, object]:
         return {"enabled": True, "host": "127.0.0.1", "port": self.port, "table": table,
                 "username": table, "password": password(table), "tls_ca": ""} | changes
+
+
+# -- a table's evening, played by a script (run in its own process by the tests) ----------------------
+PARLETT_PLAYERS = ("Ann", "Ben", "Cat")
+
+
+def parlett_rubber(store: object, seed: int) -> int:
+    """A scripted Parlett rubber to 100: the seed decides who makes their bid each deal."""
+    from app.parlett_game import ParlettSession
+
+    names = list(PARLETT_PLAYERS)
+    session = ParlettSession.new(store, "three", names, "Cat", {"target": 100})  # type: ignore[arg-type]
+    maker = names[seed % 3]
+    while session.store.load(session.game_id).status != "finished":
+        others = [n for n in names if n != maker]
+        tricks = {maker: 3, others[0]: 4, others[1]: 2}
+        session.add_deal({"bids": dict.fromkeys(names, 3), "tricks": tricks})
+    return session.game_id
+
+
+def board99_game(store: object, seed: int, players: tuple[str, str]) -> int:
+    import random
+
+    from app.board99_game import Board99Game, TableSetup
+    from rules.board99 import apply, make_setup
+    from rules.board99.ai import choose_action
+
+    rng = random.Random(seed)
+    deck = list(range(100))
+    rng.shuffle(deck)
+    game = Board99Game.create(store, make_setup(list(players), ruleset="classic", layout="spiral-out",  # type: ignore[arg-type]
+                                                deck=deck), TableSetup())
+    while game.state.outcome is None:
+        action = choose_action(game.state.view_for(game.state.to_move), "basic", rng)  # type: ignore[arg-type]
+        new_state, _ = apply(game.state, action)
+        game.commit(action, new_state)
+    return game.id
+
+
+def count99_game(store: object, seed: int, players: tuple[str, ...]) -> int:
+    from app.count99_game import ComputerGame
+    from rules.count99.cards import Variant
+    from rules.count99.players import make_player
+    from rules.count99.table import Setup
+
+    game = ComputerGame.create(store, Setup(Variant.QUENTIN_C, players, tokens=2, hand_size=3),  # type: ignore[arg-type]
+                               seed=seed)
+    me = make_player("easy", seed)
+    while not game.table.over:
+        if game.humans_turn():
+            slot, choice = me.choose(game.game.view(0))
+            game.play(slot, choice)
+        else:
+            game.computer_step()
+    return game.game_id
+
+
+def play_evening(table: str, port: int, db: str, seed: int, games: int, pause: float,
+                 wait: float = 60.0) -> None:
+    """Play ``games`` games (Parlett, board game, Ninety Nine in turn) with ``pause`` s between
+    commits' batches, report through the club, wait until the outbox is empty; print the games."""
+    import json
+    import sys
+    import time as clock
+
+    from app.club.outcome import outcome
+    from app.club.reporter import ClubReporter
+    from app.store import GameStore
+
+    store = GameStore(db)
+    reporter = ClubReporter(store, {"table": table, "host": "127.0.0.1", "port": port, "username": table,
+                                    "password": password(table), "tls_ca": ""}).start()
+    ids = []
+    for n in range(games):
+        s = seed * 100 + n
+        kind = n % 3
+        if kind == 0:
+            ids.append(parlett_rubber(store, s))
+        elif kind == 1:
+            ids.append(board99_game(store, s, ("Dan", "ann ")))  # " ann" is Ann: matched by name
+        else:
+            ids.append(count99_game(store, s, ("Eve", "Ben", f"Guest{table}")))
+        clock.sleep(pause)
+    deadline = clock.monotonic() + wait
+    while clock.monotonic() < deadline:
+        clock.sleep(0.2)
+        if reporter.outbox.count() == 0 and reporter._wake.empty():
+            break
+    played = []
+    for game_id in ids:
+        stored = store.load(game_id)
+        players, winners = outcome(stored.kind, dict(stored.setup), list(stored.actions))
+        played.append({"key": reporter.outbox.game_key(game_id), "kind": stored.kind, "players": players,
+                       "winners": winners, "actions": len(stored.actions)})
+    left = reporter.outbox.count()
+    reporter.stop()
+    print(json.dumps({"table": table, "games": played, "left": left}))
+    sys.stdout.flush()
