@@ -145,6 +145,8 @@ WEB_SPEC: dict[str, Key] = {
 def _table_name(value: Any) -> str | None:
     import re
 
+    if value == "hub":
+        return 'must not be "hub" (the hub\'s own topic)'
     if re.fullmatch(r"[A-Za-z0-9_-]{1,32}", value):
         return None
     return f"must be 1-32 letters, digits, - or _ (it is the table's MQTT topic), got {shown(value)}"

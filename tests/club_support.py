@@ -49,15 +49,15 @@ class Broker:
         passwd.chmod(0o600)
         for user, secret in [(HUB_USER, HUB_PASSWORD)] + [(t, password(t)) for t in tables]:
             subprocess.run([PASSWD, "-b", str(passwd), user, secret], check=True, capture_output=True)
-        acl = [f"user {HUB_USER}", "topic read table99/#", ""]
+        acl = [f"user {HUB_USER}", "topic read table99/#", "topic write table99/hub/ack/#", ""]
         for t in tables:
-            acl += [f"user {t}", f"topic write table99/{t}/#", ""]
+            acl += [f"user {t}", f"topic write table99/{t}/#", f"topic read table99/hub/ack/{t}", ""]
         (folder / "acl").write_text("\n".join(acl))
         (folder / "acl").chmod(0o600)
         (folder / "data").mkdir(exist_ok=True)
         lines = [f"listener {self.port} 127.0.0.1", "allow_anonymous false",
                  f"password_file {passwd}", f"acl_file {folder / 'acl'}",
-                 "persistence true", f"persistence_location {folder / 'data'}/",
+                 "persistence true", f"persistence_location {folder / 'data'}/", "autosave_interval 1",
                  "max_queued_messages 100000", "log_dest stderr", "log_type error", "log_type warning"]
         if os.getuid() == 0:
             lines.append(f"user {pwd.getpwuid(0).pw_name}")  # else it drops to 'mosquitto', locked out of tmp
@@ -176,7 +176,7 @@ def play_evening(table: str, port: int, db: str, seed: int, games: int, pause: f
     deadline = clock.monotonic() + wait
     while clock.monotonic() < deadline:
         clock.sleep(0.2)
-        if reporter.outbox.count() == 0 and reporter._wake.empty():
+        if reporter.outbox.count() == 0 and reporter.outbox.unconfirmed() == 0 and reporter._wake.empty():
             break
     played = []
     for game_id in ids:
@@ -184,7 +184,7 @@ def play_evening(table: str, port: int, db: str, seed: int, games: int, pause: f
         players, winners = outcome(stored.kind, dict(stored.setup), list(stored.actions))
         played.append({"key": reporter.outbox.game_key(game_id), "kind": stored.kind, "players": players,
                        "winners": winners, "actions": len(stored.actions)})
-    left = reporter.outbox.count()
+    left = reporter.outbox.count() + reporter.outbox.unconfirmed()
     reporter.stop()
     print(json.dumps({"table": table, "games": played, "left": left}))
     sys.stdout.flush()

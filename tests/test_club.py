@@ -42,6 +42,8 @@ def test_club_is_off_by_default_and_checked_like_the_rest(tmp_path: Path) -> Non
     assert config.club["table"] == "t-3" and config.club["port"] == 1883
     with pytest.raises(ConfigError, match=r"\[club\] table: must be 1-32 letters"):
         parse_config('[club]\ntable = "a/#"\n')  # a topic wildcard in the name would escape the ACL
+    with pytest.raises(ConfigError, match=r"\[club\] table: must not be \"hub\""):
+        parse_config('[club]\ntable = "hub"\n')  # the hub's confirmations are under table99/hub/
     with pytest.raises(ConfigError, match=r"\[club\] prot: unknown key \(did you mean 'port'\?\)"):
         parse_config("[club]\nprot = 1883\n")
     bad = tmp_path / "config.toml"
@@ -164,7 +166,7 @@ def expected_standings(reports: list[dict[str, object]]) -> list[dict[str, objec
     return standings(records)
 
 
-def check_hub(hub: HubStore, reports: list[dict[str, object]]) -> None:
+def check_hub(hub: HubStore, reports: list[dict[str, object]], every_event: bool = True) -> None:
     games = {g["key"]: g for r in reports for g in r["games"]}  # type: ignore[attr-defined]
     records = hub.records(None)
     assert sorted(r["game"] for r in records) == sorted(games)  # every finished game, exactly once
@@ -173,22 +175,30 @@ def check_hub(hub: HubStore, reports: list[dict[str, object]]) -> None:
     assert standings(records) == expected_standings(reports)
     events = [json.loads(row) for row in hub._db.execute("SELECT body FROM events").fetchall() for row in row]
     actions = sorted((e["game"], e["seq"]) for e in events if e["what"] == "action")
-    assert actions == sorted((k, s) for k, g in games.items() for s in range(g["actions"]))  # each once
+    played = sorted((k, s) for k, g in games.items() for s in range(g["actions"]))
+    assert len(set(actions)) == len(actions) and set(actions) <= set(played)  # never twice
+    if every_event:
+        assert actions == played
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL], ids=["stopped", "killed"])
 def test_tables_in_processes_report_every_game_once_across_a_broker_restart(
-        tmp_path: Path, broker: Broker, hub: HubStore) -> None:
+        tmp_path: Path, broker: Broker, hub: HubStore, stop: signal.Signals) -> None:
+    """Records are confirmed by the hub end to end, so even a killed broker (which had taken some
+    with a PUBACK and not passed them on) loses none. Events and the live state rely on the
+    broker's persistence (saved every second here): after a kill an event may be missing, never
+    doubled; after a stop, none is missing."""
     tables = [table_process(tmp_path, broker, t, seed, games=6, pause=0.4) for seed, t in enumerate(TABLES)]
     time.sleep(1.5)
-    broker.stop(signal.SIGTERM)  # mid-evening: the broker goes away for a while; the tables play on
+    broker.stop(stop)  # mid-evening: the broker goes away for a while; the tables play on
     time.sleep(2.5)
     broker.start()
     reports = [finish(p) for p in tables]
     assert all(r["left"] == 0 for r in reports), reports
     wait_for(lambda: hub.count("records") >= 18, 30, "every record at the hub")
     time.sleep(1.0)  # anything late (a duplicate) would arrive now
-    check_hub(hub, reports)
+    check_hub(hub, reports, every_event=stop == signal.SIGTERM)
     states = {t["name"]: t["game"] for t in hub.tables()}
     assert set(states) == set(TABLES) and all(g["status"] == "finished" for g in states.values())
 
@@ -209,7 +219,8 @@ def test_a_table_cut_off_for_a_while_catches_up_without_duplicates(
     assert away.outbox.count() > 0 and hub.count("records") == 3
     away.stop()
     back = ClubReporter(store, broker.options("t1")).start()
-    wait_for(lambda: back.outbox.count() == 0, 30, "the outbox empties")
+    wait_for(lambda: back.outbox.count() == 0 and back.outbox.unconfirmed() == 0, 30,
+             "the outbox empties and the hub confirms")
     back.stop()
     wait_for(lambda: hub.count("records") == 5, 10, "the games played offline reach the hub")
     keys = {r["game"] for r in hub.records(None)}

@@ -9,3 +9,8 @@ TOPIC_ROOT = "table99"
 def topic(table: str, what: str) -> str:
     """``table99/<table>/<what>``; ``what`` is ``state``, ``event`` or ``record``."""
     return f"{TOPIC_ROOT}/{table}/{what}"
+
+
+def ack_topic(table: str) -> str:
+    """Where the hub confirms the records it keeps from ``table`` (retained; only the hub writes)."""
+    return f"{TOPIC_ROOT}/hub/ack/{table}"

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.club import TOPIC_ROOT
+from app.club import TOPIC_ROOT, ack_topic
 from app.club.outcome import outcome, player_key
 
 log = logging.getLogger(__name__)
@@ -146,6 +146,14 @@ class HubStore:
         return [{"game": r[0], "table": r[1], "kind": r[2], "evening": r[3], "players": json.loads(r[4]),
                  "winners": json.loads(r[5]), "result": r[6], "finished": r[7]} for r in rows]
 
+    def record_messages(self, table: str, limit: int = 500) -> list[str]:
+        """The ids of the record messages heard from ``table`` (the newest ``limit``): the hub's
+        confirmation, so the table stops sending them again."""
+        with self._lock:
+            rows = self._db.execute("SELECT id FROM messages WHERE topic=? ORDER BY received DESC LIMIT ?",
+                                    (f"{TOPIC_ROOT}/{table}/record", limit)).fetchall()
+        return [r[0] for r in rows]
+
     def count(self, what: str) -> int:
         if what not in ("messages", "records", "events", "tables"):
             raise ValueError(what)
@@ -220,6 +228,10 @@ class HubListener:
     def _message(self, client: Any, userdata: Any, message: Any) -> None:
         try:
             self.store.receive(message.topic, message.payload)
+            parts = message.topic.split("/")
+            if len(parts) == 3 and parts[2] == "record":  # confirm, a repeat too (its sender missed it)
+                ids = self.store.record_messages(parts[1])
+                client.publish(ack_topic(parts[1]), json.dumps({"records": ids}), qos=1, retain=True)
         except Exception:  # never lose the connection over one message
             log.exception("hub: could not keep a message on %s", message.topic)
 

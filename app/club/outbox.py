@@ -34,6 +34,13 @@ CREATE TABLE IF NOT EXISTS club_outbox (
     retain INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS club_unconfirmed (  -- records the broker took but the hub has not confirmed
+    message_id TEXT PRIMARY KEY,
+    topic TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    resend REAL NOT NULL,                      -- when to send it again if still unconfirmed
+    tries INTEGER NOT NULL DEFAULT 0
+);
 CREATE TABLE IF NOT EXISTS club_seen (
     game_id INTEGER PRIMARY KEY,
     actions INTEGER NOT NULL,
@@ -41,6 +48,9 @@ CREATE TABLE IF NOT EXISTS club_seen (
     updated REAL NOT NULL
 );
 """
+
+
+RESEND_AFTER = 10.0  # seconds a delivered record waits for the hub's confirmation before it is sent again
 
 
 @dataclass(frozen=True)
@@ -139,9 +149,52 @@ class Outbox:
             (after, limit)).fetchall()
         return [Message(r[0], r[1], r[2].encode("utf-8"), bool(r[3])) for r in rows]
 
-    def delivered(self, rows: list[int]) -> None:
-        if rows:
-            self._db.executemany("DELETE FROM club_outbox WHERE id=?", [(r,) for r in rows])
+    def delivered(self, rows: list[int], now: float | None = None) -> None:
+        """The broker acknowledged these rows (PUBACK): gone from the outbox. A record stays in
+        ``club_unconfirmed`` until the hub confirms it: a broker killed before it passed the record
+        on (or saved it) would otherwise lose it after its PUBACK."""
+        if not rows:
+            return
+        now = time.time() if now is None else now
+        self._db.execute("BEGIN IMMEDIATE")
+        for row in rows:
+            found = self._db.execute("SELECT topic, payload FROM club_outbox WHERE id=?", (row,)).fetchone()
+            if found is not None and found[0].endswith("/record"):
+                message_id = json.loads(found[1])["id"]
+                self._db.execute(
+                    "INSERT INTO club_unconfirmed(message_id, topic, payload, resend) VALUES (?,?,?,?)"
+                    " ON CONFLICT(message_id) DO UPDATE SET resend=excluded.resend",
+                    (message_id, found[0], found[1], now + RESEND_AFTER))
+            self._db.execute("DELETE FROM club_outbox WHERE id=?", (row,))
+        self._db.execute("COMMIT")
+
+    def confirmed(self, message_ids: list[str]) -> int:
+        """The hub has these records (its acknowledgement): they are never sent again."""
+        cur = self._db.executemany("DELETE FROM club_unconfirmed WHERE message_id=?",
+                                   [(m,) for m in message_ids])
+        return int(cur.rowcount)
+
+    def resend_due(self, now: float | None = None) -> int:
+        """Records the hub has not confirmed in time go back into the outbox, with the same message
+        id (the hub keeps a repeat once); the wait doubles each time, up to 10 minutes."""
+        now = time.time() if now is None else now
+        due = self._db.execute(
+            "SELECT message_id, topic, payload, tries FROM club_unconfirmed WHERE resend <= ?",
+            (now,)).fetchall()
+        if not due:
+            return 0
+        self._db.execute("BEGIN IMMEDIATE")
+        for message_id, topic_, payload, tries in due:
+            self._db.execute("INSERT INTO club_outbox(topic, payload, retain, created) VALUES (?,?,0,?)",
+                             (topic_, payload, now))
+            self._db.execute("UPDATE club_unconfirmed SET tries=?, resend=? WHERE message_id=?",
+                             (tries + 1, now + min(600.0, RESEND_AFTER * 2 ** (tries + 1)), message_id))
+        self._db.execute("COMMIT")
+        return len(due)
+
+    def unconfirmed(self) -> int:
+        (n,) = self._db.execute("SELECT COUNT(*) FROM club_unconfirmed").fetchone()
+        return int(n)
 
     def count(self) -> int:
         (n,) = self._db.execute("SELECT COUNT(*) FROM club_outbox").fetchone()

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from app.club import ack_topic
 from app.club.outbox import Outbox
 from app.store import GameStore
 
@@ -35,6 +36,7 @@ class ClubReporter:
         self._window = window
         self._wake: queue.SimpleQueue[int | None] = queue.SimpleQueue()
         self._acks: queue.SimpleQueue[int] = queue.SimpleQueue()
+        self._confirms: queue.SimpleQueue[list[str]] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._connected = False
         self._generation = 0  # bumped on every (re)connection: publish everything again
@@ -51,6 +53,7 @@ class ClubReporter:
         self.client.on_connect = self._connected_cb
         self.client.on_disconnect = self._disconnected_cb
         self.client.on_publish = self._published_cb
+        self.client.on_message = self._message_cb
         self._host, self._port = str(options["host"]), int(options["port"])
         self._thread = threading.Thread(target=self._run, name="club-reporter", daemon=True)
 
@@ -93,6 +96,7 @@ class ClubReporter:
             self._connected = True
             self._generation += 1
         self._say(f"club: reporting to {self._host}:{self._port} as table {self.table!r}")
+        client.subscribe(ack_topic(self.table), qos=1)
         self._wake.put(-1)
 
     def _disconnected_cb(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -103,6 +107,17 @@ class ClubReporter:
 
     def _published_cb(self, client: Any, userdata: Any, mid: int, reason: Any, props: Any) -> None:
         self._acks.put(mid)
+
+    def _message_cb(self, client: Any, userdata: Any, message: Any) -> None:
+        """The hub's confirmation: the message ids of the records it keeps from this table."""
+        import json
+
+        try:
+            ids = json.loads(message.payload)["records"]
+            if isinstance(ids, list):
+                self._confirms.put([str(i) for i in ids])
+        except (ValueError, KeyError, TypeError):
+            log.warning("club: ignored an unreadable confirmation on %s", message.topic)
 
     # -- our thread: capture, publish, mark delivered ----------------------------------------------
     def _run(self) -> None:
@@ -141,10 +156,16 @@ class ClubReporter:
                 if mid in inflight:
                     done.append(inflight.pop(mid))
             self.outbox.delivered(done)
+            while True:
+                try:
+                    self.outbox.confirmed(self._confirms.get_nowait())
+                except queue.Empty:
+                    break
             with self._lock:
                 connected, now_generation = self._connected, self._generation
             if not connected:
                 continue
+            self.outbox.resend_due()
             if now_generation != generation:  # a new connection: everything unacknowledged again
                 generation, sent_up_to = now_generation, 0
                 inflight.clear()
