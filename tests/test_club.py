@@ -273,3 +273,21 @@ def test_a_table_cannot_publish_under_another_tables_topic(tmp_path: Path, broke
     for c in (client, spoof):
         c.disconnect()
         c.loop_stop()
+
+
+def test_a_record_stays_until_the_hub_confirms_it_and_is_resent_with_its_id(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "t.sqlite3")
+    outbox = Outbox(store.path, "t1")
+    outbox.capture(store.load(parlett_rubber(store, 0)))
+    messages = outbox.pending()
+    record = next(m for m in messages if m.topic.endswith("/record"))
+    outbox.delivered([m.row for m in messages], now=1000.0)  # every PUBACK came
+    assert outbox.count() == 0 and outbox.unconfirmed() == 1
+    assert outbox.resend_due(now=1005.0) == 0  # not yet: the hub may still be passing it on
+    assert outbox.resend_due(now=1011.0) == 1
+    again = outbox.pending()
+    assert [(m.topic, m.payload) for m in again] == [(record.topic, record.payload)]  # the same id
+    outbox.delivered([again[0].row], now=1012.0)
+    assert outbox.resend_due(now=1020.0) == 0  # its new PUBACK starts the wait again
+    assert outbox.confirmed([json.loads(record.payload)["id"]]) == 1
+    assert outbox.unconfirmed() == 0 and outbox.resend_due(now=10**9) == 0
