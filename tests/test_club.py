@@ -291,3 +291,34 @@ def test_a_record_stays_until_the_hub_confirms_it_and_is_resent_with_its_id(tmp_
     assert outbox.resend_due(now=1020.0) == 0  # its new PUBACK starts the wait again
     assert outbox.confirmed([json.loads(record.payload)["id"]]) == 1
     assert outbox.unconfirmed() == 0 and outbox.resend_due(now=10**9) == 0
+
+
+@pytest.mark.slow
+def test_what_the_broker_never_acknowledged_is_sent_by_the_next_start(tmp_path: Path, broker: Broker,
+                                                                      hub: HubStore) -> None:
+    """The broker freezes (SIGSTOP) while the table publishes, then dies with the bytes unread:
+    the table had no PUBACK, so the rows are still in its outbox and the next start sends them."""
+    from app.club.reporter import ClubReporter
+
+    store = GameStore(tmp_path / "t1.sqlite3")
+    reporter = ClubReporter(store, broker.options("t1")).start()
+    wait_for(lambda: reporter.status.startswith("club: reporting"), 10, "the table connects")
+    assert broker.process is not None
+    broker.process.send_signal(signal.SIGSTOP)
+    game_id = parlett_rubber(store, 2)
+    time.sleep(1.0)  # captured and published into the frozen broker's socket
+    reporter.stop()
+    broker.process.send_signal(signal.SIGKILL)
+    broker.process.wait(10)
+    broker.process = None
+    broker.start()
+    listener = hub.listener  # type: ignore[attr-defined]
+    wait_for(lambda: listener.status.startswith("hub: listening"), 40, "the hub reconnects")
+    back = ClubReporter(store, broker.options("t1")).start()
+    wait_for(lambda: back.outbox.count() == 0 and back.outbox.unconfirmed() == 0, 30, "sent and confirmed")
+    back.stop()
+    wait_for(lambda: hub.count("records") == 1, 10, "the record at the hub")
+    assert hub.records(None)[0]["game"] == back.outbox.game_key(game_id)
+    events = [json.loads(b) for (b,) in hub._db.execute("SELECT body FROM events").fetchall()]
+    seqs = sorted(e["seq"] for e in events if e["what"] == "action")
+    assert seqs == list(range(len(store.load(game_id).actions)))  # every event too (not confirmed: PUBACK)
