@@ -72,6 +72,23 @@ def test_the_outbox_has_an_event_per_action_one_state_and_the_record_once(tmp_pa
     assert again.count() == len(messages) - 3
 
 
+def test_a_finished_game_touched_again_is_not_a_second_record(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "t.sqlite3")
+    outbox = Outbox(store.path, "t1")
+    game_id = parlett_rubber(store, 1)
+    outbox.capture(store.load(game_id))
+    store.update_setup(game_id, dict(store.load(game_id).setup))  # e.g. the draft cleared again
+    assert outbox.capture(store.load(game_id)) == 1  # a "change" event; the new state replaces the old
+    assert [m.topic for m in outbox.pending()].count("table99/t1/record") == 1
+    before = store.load(game_id)
+    last = store.pop_last(game_id)  # undone, then won again: a record again (the hub replaces it)
+    assert last is not None
+    outbox.capture(store.load(game_id))
+    store.append(game_id, last, finished=before.result)
+    outbox.capture(store.load(game_id))
+    assert [m.topic for m in outbox.pending()].count("table99/t1/record") == 2
+
+
 def test_a_parlett_draft_never_leaves_the_table(tmp_path: Path) -> None:
     from app.parlett_game import ParlettSession
 
@@ -288,7 +305,8 @@ def test_a_record_stays_until_the_hub_confirms_it_and_is_resent_with_its_id(tmp_
     again = outbox.pending()
     assert [(m.topic, m.payload) for m in again] == [(record.topic, record.payload)]  # the same id
     outbox.delivered([again[0].row], now=1012.0)
-    assert outbox.resend_due(now=1020.0) == 0  # its new PUBACK starts the wait again
+    assert outbox.resend_due(now=1025.0) == 0  # its new PUBACK starts the wait again, doubled
+    assert outbox.resend_due(now=1033.0) == 1
     assert outbox.confirmed([json.loads(record.payload)["id"]]) == 1
     assert outbox.unconfirmed() == 0 and outbox.resend_due(now=10**9) == 0
 
@@ -322,3 +340,29 @@ def test_what_the_broker_never_acknowledged_is_sent_by_the_next_start(tmp_path: 
     events = [json.loads(b) for (b,) in hub._db.execute("SELECT body FROM events").fetchall()]
     seqs = sorted(e["seq"] for e in events if e["what"] == "action")
     assert seqs == list(range(len(store.load(game_id).actions)))  # every event too (not confirmed: PUBACK)
+
+
+@pytest.mark.slow
+def test_a_record_the_broker_took_but_nobody_heard_is_sent_again(tmp_path: Path, broker: Broker,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The broker acknowledges a record no subscriber gets (the hub's session gone, as after a
+    broker killed before it saved it): only the hub's confirmation makes the table send it again."""
+    import app.club.outbox
+    from app.club.reporter import ClubReporter
+
+    monkeypatch.setattr(app.club.outbox, "RESEND_AFTER", 1.0)
+    store = GameStore(tmp_path / "t1.sqlite3")
+    reporter = ClubReporter(store, broker.options("t1")).start()
+    game_id = parlett_rubber(store, 4)
+    wait_for(lambda: reporter.outbox.unconfirmed() == 1 and reporter.outbox.count() == 0, 10,
+             f"the broker acknowledges everything ({reporter.status})")
+    hub = HubStore(tmp_path / "hub.sqlite3")
+    listener = HubListener(hub, "127.0.0.1", broker.port, HUB_USER, HUB_PASSWORD,
+                           client_id="late-hub").start()
+    try:
+        wait_for(lambda: hub.count("records") == 1, 20, "the record sent again")
+        wait_for(lambda: reporter.outbox.unconfirmed() == 0, 10, "the hub's confirmation")
+        assert hub.records(None)[0]["game"] == reporter.outbox.game_key(game_id)
+    finally:
+        reporter.stop()
+        listener.stop()

@@ -15,6 +15,7 @@ captured again, and a lost "delivered" mark is a repeat the hub ignores.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import sqlite3
@@ -45,7 +46,8 @@ CREATE TABLE IF NOT EXISTS club_seen (
     game_id INTEGER PRIMARY KEY,
     actions INTEGER NOT NULL,
     status TEXT NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    record TEXT NOT NULL DEFAULT ''  -- the hash of the record last queued ('' = none yet)
 );
 """
 
@@ -106,7 +108,7 @@ class Outbox:
         """Queue what changed in ``stored`` (a :class:`~app.store.StoredGame`) since it was last
         captured; returns how many messages were added (0: nothing new)."""
         n, status = len(stored.actions), stored.status
-        seen = self._db.execute("SELECT actions, status, updated FROM club_seen WHERE game_id=?",
+        seen = self._db.execute("SELECT actions, status, updated, record FROM club_seen WHERE game_id=?",
                                 (stored.id,)).fetchone()
         if seen is not None and (seen[0], seen[1], seen[2]) == (n, status, stored.updated):
             return 0
@@ -131,11 +133,16 @@ class Outbox:
             self._db.execute("DELETE FROM club_outbox WHERE topic=?", (topic(self.table, "state"),))
             game = public_game(stored, key)
             self._add("state", {"game": game}, retain=True)
-            if status == "finished":
-                self._add("record", {"game": game})
+            record = ""
+            if status == "finished":  # once per finished record (clearing a draft changes nothing)
+                same = {k: v for k, v in game.items() if k != "updated"}
+                record = hashlib.sha256(json.dumps(same, sort_keys=True).encode()).hexdigest()
+                if seen is None or record != seen[3]:
+                    self._add("record", {"game": game})
             self._db.execute(
-                "INSERT OR REPLACE INTO club_seen(game_id, actions, status, updated) VALUES (?,?,?,?)",
-                (stored.id, n, status, stored.updated))
+                "INSERT OR REPLACE INTO club_seen(game_id, actions, status, updated, record)"
+                " VALUES (?,?,?,?,?)",
+                (stored.id, n, status, stored.updated, record))
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -163,8 +170,9 @@ class Outbox:
                 message_id = json.loads(found[1])["id"]
                 self._db.execute(
                     "INSERT INTO club_unconfirmed(message_id, topic, payload, resend) VALUES (?,?,?,?)"
-                    " ON CONFLICT(message_id) DO UPDATE SET resend=excluded.resend",
-                    (message_id, found[0], found[1], now + RESEND_AFTER))
+                    " ON CONFLICT(message_id) DO UPDATE SET"
+                    " resend = ? + MIN(600.0, ? * (1 << club_unconfirmed.tries))",
+                    (message_id, found[0], found[1], now + RESEND_AFTER, now, RESEND_AFTER))
             self._db.execute("DELETE FROM club_outbox WHERE id=?", (row,))
         self._db.execute("COMMIT")
 
