@@ -116,7 +116,8 @@ class Outbox:
         (before,) = self._db.execute("SELECT COUNT(*) FROM club_outbox").fetchone()
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            base = {"game": key, "kind": stored.kind, "actions": n, "status": status}
+            base = {"game": key, "kind": stored.kind, "actions": n, "status": status,
+                    "committed": stored.updated}
             if seen is None:
                 self._add("event", base | {"what": "new", "title": stored.title})
                 first = 0
