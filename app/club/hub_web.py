@@ -75,10 +75,11 @@ def standings_table(rows: list[dict[str, Any]], _: Tr, caption: str) -> str:
         tables = ", ".join(f"{html.escape(t)} {v['won']}/{v['played']}"
                            for t, v in sorted(row["tables"].items()))
         body.append(f'<tr><td>{i}</td><th scope="row">{html.escape(row["player"])}</th>{cells}'
-                    f'<td>{row["wins"]}</td><td>{tables}</td></tr>')
+                    f'<td>{row["wins"]}</td><td class="per-table">{tables}</td></tr>')
     return (f'<table class="standings"><caption>{html.escape(caption)}</caption><thead><tr>'
             f'<th scope="col">#</th><th scope="col">{_("Player")}</th>{head}'
-            f'<th scope="col">{_("Wins")}</th><th scope="col">{_("Tables (won/played)")}</th></tr></thead>'
+            f'<th scope="col">{_("Wins")}</th>'
+            f'<th scope="col" class="per-table">{_("Tables (won/played)")}</th></tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table>'
             f'<p class="status">{_(MATCHING)}</p>')
 
