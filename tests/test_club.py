@@ -366,3 +366,33 @@ def test_a_record_the_broker_took_but_nobody_heard_is_sent_again(tmp_path: Path,
     finally:
         reporter.stop()
         listener.stop()
+
+
+def test_a_capture_that_fails_is_tried_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store busy (or any error) at one capture: the game is captured again, not only at its
+    next commit (a finished game has none)."""
+    import app.club.reporter as reporter_module
+
+    store = GameStore(tmp_path / "t.sqlite3")
+    reporter = reporter_module.ClubReporter(store, {"table": "t1", "host": "127.0.0.1", "port": 1})
+    calls = [0]
+    real = reporter.outbox.capture
+
+    def flaky(stored):  # type: ignore[no-untyped-def]
+        if stored.status == "finished":
+            calls[0] += 1
+            if calls[0] == 1:  # the finishing commit's capture fails; no commit follows it
+                raise RuntimeError("database is locked")
+        return real(stored)
+
+    monkeypatch.setattr(reporter.outbox, "capture", flaky)
+    monkeypatch.setattr(reporter_module.time, "monotonic", lambda: time.perf_counter() * 100)  # 5 s pass fast
+    reporter.start()
+    try:
+        game_id = board99_game(store, 3, ("Ann", "Ben"))
+        wait_for(lambda: reporter.outbox.unconfirmed() + len([m for m in reporter.outbox.pending()
+                                                              if m.topic.endswith("/record")]) == 1,
+                 10, "the record captured after all")
+        assert calls[0] >= 2 and store.load(game_id).status == "finished"
+    finally:
+        reporter.stop()

@@ -13,6 +13,7 @@ import logging
 import queue
 import ssl
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -122,6 +123,7 @@ class ClubReporter:
     # -- our thread: capture, publish, mark delivered ----------------------------------------------
     def _run(self) -> None:
         inflight: dict[int, int] = {}  # mid -> outbox row
+        retry: dict[int, float] = {}  # game id -> when to try its capture again (the store was busy)
         sent_up_to = 0
         generation = 0
         for summary in self.store.games(limit=10_000):  # anything changed while we were off
@@ -140,13 +142,18 @@ class ClubReporter:
                     break
             if None in ids:
                 break
+            now = time.monotonic()
+            ids |= {g for g, when in retry.items() if when <= now}
             for game_id in sorted(i for i in ids if i is not None and i >= 0):
+                retry.pop(game_id, None)
                 try:
                     self.outbox.capture(self.store.load(game_id))
                 except KeyError:
                     pass  # deleted meanwhile
-                except Exception:
-                    log.exception("club: could not capture game %s", game_id)
+                except Exception as exc:  # e.g. the database busy: try again, nothing is lost meanwhile
+                    log.warning("club: could not capture game %s (%s); trying again in 5 s", game_id,
+                                " ".join(str(exc).split())[:120])
+                    retry[game_id] = now + 5.0
             done = []
             while True:
                 try:
