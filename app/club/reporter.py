@@ -22,6 +22,7 @@ from app.club.outbox import Outbox
 from app.store import GameStore
 
 log = logging.getLogger(__name__)
+RETRY_AFTER = 5.0  # seconds before a capture that failed (the store busy) is tried again
 
 
 class ClubReporter:
@@ -151,9 +152,9 @@ class ClubReporter:
                 except KeyError:
                     pass  # deleted meanwhile
                 except Exception as exc:  # e.g. the database busy: try again, nothing is lost meanwhile
-                    log.warning("club: could not capture game %s (%s); trying again in 5 s", game_id,
-                                " ".join(str(exc).split())[:120])
-                    retry[game_id] = now + 5.0
+                    log.warning("club: could not capture game %s (%s); trying again in %.0f s", game_id,
+                                " ".join(str(exc).split())[:120], RETRY_AFTER)
+                    retry[game_id] = now + RETRY_AFTER
             done = []
             while True:
                 try:
