@@ -141,6 +141,27 @@ WEB_SPEC: dict[str, Key] = {
     "max_viewers": Key(int, 250, in_range(1, 2000)),
 }
 # --- end web display ---------------------------------------------------------------------------------
+# --- club hub (issue 19): the table reports to a hub through an MQTT broker (docs/club.md) ----------
+def _table_name(value: Any) -> str | None:
+    import re
+
+    if value == "hub":
+        return 'must not be "hub" (the hub\'s own topic)'
+    if re.fullmatch(r"[A-Za-z0-9_-]{1,32}", value):
+        return None
+    return f"must be 1-32 letters, digits, - or _ (it is the table's MQTT topic), got {shown(value)}"
+
+
+CLUB_SPEC: dict[str, Key] = {
+    "enabled": Key(bool, False),
+    "host": Key(str, "localhost"),
+    "port": Key(int, 1883, in_range(1, 65535)),
+    "table": Key(str, "table1", _table_name),
+    "username": Key(str, ""),
+    "password": Key(str, ""),
+    "tls_ca": Key(str, ""),  # a CA file: TLS to the broker ("" = plain MQTT on the club's own network)
+}
+# --- end club hub ----------------------------------------------------------------------------------
 BOARD_SPEC: dict[str, Key] = {
     "source": Key(str, "simulated", one_of(*SOURCES)),
     "stable_seconds": Key(float, 0.4, in_range(0.05, 5.0)),
@@ -161,6 +182,7 @@ class Config:
     outputs: Mapping[str, Any] = field(default_factory=dict)
     path: str = ""
     web: Mapping[str, Any] = field(default_factory=lambda: {k: v.default for k, v in WEB_SPEC.items()})
+    club: Mapping[str, Any] = field(default_factory=lambda: {k: v.default for k, v in CLUB_SPEC.items()})
 
     def options_for(self, source: str) -> Mapping[str, Any]:
         return self.source_options.get(source, {})
@@ -175,10 +197,11 @@ def parse_config(text: str, where: str = "config.toml") -> Config:
         raise ConfigError(where, "not usable: lists or tables nested too deep") from exc
     except ValueError as exc:  # e.g. an integer of thousands of digits
         raise ConfigError(where, f"not usable: {' '.join(str(exc).split())[:120]}") from exc
-    top = check_table(where, data, {}, subtables=("app", "board", "outputs", "web"))
+    top = check_table(where, data, {}, subtables=("app", "board", "outputs", "web", "club"))
     app = check_table(f"{where}: [app]", top.get("app", {}), APP_SPEC)
     board = check_table(f"{where}: [board]", top.get("board", {}), BOARD_SPEC, subtables=SOURCES)
     web = check_table(f"{where}: [web]", top.get("web", {}), WEB_SPEC)
+    club = check_table(f"{where}: [club]", top.get("club", {}), CLUB_SPEC)  # club hub (issue 19)
     outputs = top.get("outputs", {})
     if not isinstance(outputs, Mapping):
         raise ConfigError(f"{where}: [outputs]", "expected a table")
@@ -190,7 +213,7 @@ def parse_config(text: str, where: str = "config.toml") -> Config:
         language=app["language"], sound=app["sound"], fullscreen=app["fullscreen"],
         data_dir=app["data_dir"], board_source=board["source"],
         stable_seconds=board["stable_seconds"], source_options=options, outputs=dict(outputs),
-        path=where, web=web,
+        path=where, web=web, club=club,
     )
 
 

@@ -76,12 +76,15 @@ def main(args: argparse.Namespace) -> int:
              config.path or "defaults", plan.data_dir)
     app = Table99App(config, "\n".join(problems) or None, store=store)
     server = _start_web(app, config, store, args.web_port, problems)
+    club = _start_club(app, config, store, problems)  # club hub (issue 19)
     app.config_problem = "\n".join(problems) or None
     try:
         app.run()
     finally:
         if server is not None:
             server.stop()
+        if club is not None:
+            club.stop()
     return 0
 
 
@@ -103,6 +106,23 @@ def _start_web(app: object, config: Config, store: object, port: int | None, pro
     log.info("web display on port %s (address and QR code: home screen, Phones, tablets and TV)",
              server.port)  # type: ignore[union-attr]
     return server
+
+
+def _start_club(app: object, config: Config, store: object, problems: list[str]) -> object:
+    """The club reporter (issue 19, docs/club.md); a refusal by the broker reaches the home screen."""
+    from app.club.launch import start_club
+
+    def shown(text: str) -> None:  # paho's thread: the screen hears it on Kivy's clock
+        if "refused" in text:
+            from kivy.clock import Clock
+
+            Clock.schedule_once(lambda _dt: setattr(app.ctx, "config_problem", text), 0)  # type: ignore[attr-defined]
+
+    reporter, problem = start_club(config, store, on_status=shown)
+    if problem:
+        log.error("%s", problem)
+        problems.append(problem)
+    return reporter
 
 
 def _with_source(config: Config, source: str) -> Config:

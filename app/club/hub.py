@@ -1,0 +1,245 @@
+"""``table99 hub``: hears every table through the broker and keeps it in its own SQLite store.
+
+A message's id (``table:store:row``, given by the table's outbox) is the primary key of
+``messages``: a message heard twice (the table sent it again after a lost PUBACK, the broker
+redelivered it after a restart) is stored once. A finished game is keyed by its game key
+(``table-store-game``): a correction at the table replaces its record, never adds a second one.
+The table's name is taken from the topic (the broker's ACL lets a table write only its own).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from app.club import TOPIC_ROOT, ack_topic
+from app.club.outcome import outcome, player_key
+
+log = logging.getLogger(__name__)
+MAX_PAYLOAD = 1 << 20  # a record of a very long rubber is ~100 KiB; anything over 1 MiB is refused
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS messages (id TEXT PRIMARY KEY, topic TEXT NOT NULL, received REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    name TEXT PRIMARY KEY, state TEXT NOT NULL DEFAULT '{}', heard REAL NOT NULL, state_sent REAL
+);
+CREATE TABLE IF NOT EXISTS records (
+    game TEXT PRIMARY KEY, table_name TEXT NOT NULL, kind TEXT NOT NULL, evening TEXT NOT NULL,
+    players TEXT NOT NULL, winners TEXT NOT NULL, result TEXT NOT NULL, record TEXT NOT NULL,
+    message TEXT NOT NULL, finished REAL NOT NULL, received REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    id TEXT PRIMARY KEY, table_name TEXT NOT NULL, game TEXT NOT NULL, body TEXT NOT NULL,
+    sent REAL NOT NULL, received REAL NOT NULL
+);
+"""
+
+
+def evening_of(timestamp: float) -> str:
+    """The evening a game belongs to: its local date, with play after midnight (until 6:00) counted
+    to the evening before."""
+    return time.strftime("%Y-%m-%d", time.localtime(timestamp - 6 * 3600))
+
+
+class HubStore:
+    def __init__(self, path: Path | str) -> None:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(_SCHEMA)
+        self._lock = threading.Lock()
+        self.listeners: list[Callable[[str], None]] = []
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def receive(self, topic: str, payload: bytes) -> bool:
+        """Keep one message; False when it was a repeat or unusable (logged, one line)."""
+        parts = topic.split("/")
+        if len(parts) != 3 or parts[0] != TOPIC_ROOT or parts[2] not in ("state", "event", "record"):
+            log.warning("hub: ignored a message on %s (not table99/<table>/state|event|record)", topic)
+            return False
+        table, what = parts[1], parts[2]
+        try:
+            if len(payload) > MAX_PAYLOAD:
+                raise ValueError(f"{len(payload)} bytes, over {MAX_PAYLOAD}")
+            body = json.loads(payload)
+            if not isinstance(body, dict) or not isinstance(body.get("id"), str):
+                raise ValueError("not an object with an id")
+            message_id = body["id"]
+            if what in ("state", "record"):
+                game = body["game"]
+                if not isinstance(game, dict):
+                    raise ValueError("no game")
+            if what == "record":
+                players, winners = outcome(str(game["kind"]), dict(game["setup"]), list(game["actions"]))
+        except Exception as exc:
+            log.warning("hub: ignored a message from table %r on %s: %s", table, topic,
+                        " ".join(str(exc).split())[:160])
+            return False
+        now = time.time()
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self._db.execute("INSERT OR IGNORE INTO messages(id, topic, received) VALUES (?,?,?)",
+                                       (message_id, topic, now))
+                if cur.rowcount == 0:
+                    self._db.execute("COMMIT")
+                    return False
+                self._db.execute("INSERT OR IGNORE INTO tables(name, heard) VALUES (?, ?)", (table, now))
+                self._db.execute("UPDATE tables SET heard=? WHERE name=?", (now, table))
+                sent = float(body.get("sent", now))
+                if what == "state":
+                    self._db.execute(
+                        "UPDATE tables SET state=?, state_sent=? WHERE name=? AND"
+                        " (state_sent IS NULL OR state_sent <= ?)",
+                        (json.dumps(game, ensure_ascii=False), sent, table, sent))
+                elif what == "event":
+                    self._db.execute(
+                        "INSERT INTO events(id, table_name, game, body, sent, received) VALUES (?,?,?,?,?,?)",
+                        (message_id, table, str(body.get("game", "")), payload.decode("utf-8"), sent, now))
+                else:
+                    finished = float(game.get("updated", sent))
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO records(game, table_name, kind, evening, players, winners,"
+                        " result, record, message, finished, received) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                        (str(game["key"]), table, str(game["kind"]), evening_of(finished),
+                         json.dumps(players, ensure_ascii=False), json.dumps(winners, ensure_ascii=False),
+                         str(game.get("result", "")), json.dumps(game, ensure_ascii=False), message_id,
+                         finished, now))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        for listener in list(self.listeners):
+            try:
+                listener(table)
+            except Exception:
+                log.exception("a hub listener failed")
+        return True
+
+    # -- reading ----------------------------------------------------------------------------------
+    def tables(self) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute("SELECT name, state, heard FROM tables ORDER BY name").fetchall()
+        return [{"name": r[0], "game": json.loads(r[1]) or None, "heard": r[2]} for r in rows]
+
+    def evenings(self) -> list[str]:
+        with self._lock:
+            rows = self._db.execute("SELECT DISTINCT evening FROM records ORDER BY evening DESC").fetchall()
+        return [r[0] for r in rows]
+
+    def records(self, evening: str | None = None) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT game, table_name, kind, evening, players, winners, result, finished FROM records"
+                " WHERE (? IS NULL OR evening = ?) ORDER BY finished", (evening, evening)).fetchall()
+        return [{"game": r[0], "table": r[1], "kind": r[2], "evening": r[3], "players": json.loads(r[4]),
+                 "winners": json.loads(r[5]), "result": r[6], "finished": r[7]} for r in rows]
+
+    def record_messages(self, table: str, limit: int = 500) -> list[str]:
+        """The ids of the record messages heard from ``table`` (the newest ``limit``): the hub's
+        confirmation, so the table stops sending them again."""
+        with self._lock:
+            rows = self._db.execute("SELECT id FROM messages WHERE topic=? ORDER BY received DESC LIMIT ?",
+                                    (f"{TOPIC_ROOT}/{table}/record", limit)).fetchall()
+        return [r[0] for r in rows]
+
+    def count(self, what: str) -> int:
+        if what not in ("messages", "records", "events", "tables"):
+            raise ValueError(what)
+        with self._lock:
+            (n,) = self._db.execute(f"SELECT COUNT(*) FROM {what}").fetchone()
+        return int(n)
+
+
+KINDS = ("parlett", "board99", "count99")
+
+
+def standings(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per player (matched by :func:`player_key`): games played and won per kind, and per table.
+
+    Parlett counts rubbers, the board game and Ninety Nine count games. Sorted by total wins, then
+    fewest games, then name."""
+    rows: dict[str, dict[str, Any]] = {}
+    for rec in records:
+        winners = {player_key(w) for w in rec["winners"]}
+        for name in rec["players"]:
+            key = player_key(name)
+            row = rows.setdefault(key, {"player": " ".join(name.split()), "played": dict.fromkeys(KINDS, 0),
+                                        "won": dict.fromkeys(KINDS, 0), "tables": {}})
+            row["played"][rec["kind"]] = row["played"].get(rec["kind"], 0) + 1
+            won = key in winners
+            row["won"][rec["kind"]] = row["won"].get(rec["kind"], 0) + int(won)
+            per_table = row["tables"].setdefault(rec["table"], {"played": 0, "won": 0})
+            per_table["played"] += 1
+            per_table["won"] += int(won)
+    result = list(rows.values())
+    for row in result:
+        row["wins"] = sum(row["won"].values())
+        row["games"] = sum(row["played"].values())
+    result.sort(key=lambda r: (-r["wins"], r["games"], r["player"].casefold()))
+    return result
+
+
+class HubListener:
+    """The hub's MQTT client: a persistent session (the broker keeps QoS 1 messages while the hub
+    is away), subscribed to every table's state, events and records."""
+
+    def __init__(self, store: HubStore, host: str, port: int, username: str = "", password: str = "",
+                 tls_ca: str = "", client_id: str = "table99-hub") -> None:
+        import paho.mqtt.client as mqtt
+
+        self.store = store
+        self.status = "hub: connecting to the broker"
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
+        if username:
+            self.client.username_pw_set(username, password)
+        if tls_ca:
+            import ssl
+
+            self.client.tls_set(ca_certs=tls_ca, cert_reqs=ssl.CERT_REQUIRED)
+        self.client.reconnect_delay_set(1, 30)
+        self.client.on_connect = self._connected
+        self.client.on_message = self._message
+        self.client.on_disconnect = self._disconnected
+        self._host, self._port = host, port
+
+    def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            self.status = f"hub: the broker refused the hub: {reason}"
+            log.warning("%s", self.status)
+            return
+        self.status = f"hub: listening on {self._host}:{self._port}"
+        client.subscribe([(f"{TOPIC_ROOT}/+/{what}", 1) for what in ("state", "event", "record")])
+
+    def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        self.status = f"hub: the broker is away ({reason}); reconnecting"
+
+    def _message(self, client: Any, userdata: Any, message: Any) -> None:
+        try:
+            self.store.receive(message.topic, message.payload)
+            parts = message.topic.split("/")
+            if len(parts) == 3 and parts[2] == "record":  # confirm, a repeat too (its sender missed it)
+                ids = self.store.record_messages(parts[1])
+                client.publish(ack_topic(parts[1]), json.dumps({"records": ids}), qos=1, retain=True)
+        except Exception:  # never lose the connection over one message
+            log.exception("hub: could not keep a message on %s", message.topic)
+
+    def start(self) -> HubListener:
+        self.client.connect_async(self._host, self._port, keepalive=30)
+        self.client.loop_start()
+        return self
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()

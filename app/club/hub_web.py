@@ -1,0 +1,205 @@
+"""The hub's pages (aiohttp, the web display's stack and style): every table live, for a TV, and
+the evening's standings, with CSV export. Read-only: the hub changes nothing at any table.
+
+``/`` the TV page (``?tv`` huge type, ``?lang=de``), ``/standings?evening=YYYY-MM-DD|all`` (all =
+the season: every evening the hub has heard), ``/standings.csv`` the same as CSV, ``/panel`` the
+live part of ``/`` (the page's script fetches it every 2 s; no state in the browser).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import time
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from app.club.hub import KINDS, HubStore, standings
+from app.store import StoredGame
+from app.web.server import SECURITY_HEADERS, STATIC, choose_language
+from app.web.views import Tr, build_view
+
+HUB_STATIC = Path(__file__).parent / "static"
+MATCHING = "Won / played. Players are matched by name as entered, ignoring case and extra spaces."
+QUIET_AFTER = 120  # seconds without a word from a table: shown as "not heard for N min"
+
+
+def kind_word(kind: str, _: Tr) -> str:
+    return {"parlett": _("Parlett rubbers"), "board99": _("Board game"), "count99": _("Ninety Nine")}[kind]
+
+
+def table_card(entry: dict[str, Any], _: Tr, now: float) -> str:
+    name = html.escape(entry["name"])
+    game = entry["game"]
+    quiet = now - float(entry["heard"])
+    heard = (f'<p class="quiet">{_("Not heard for {n} min", n=int(quiet // 60))}</p>'
+             if quiet > QUIET_AFTER else "")
+    if not game:
+        return f'<section class="hub-table"><h2>{_("Table {name}", name=name)}</h2>{heard}</section>'
+    stored = StoredGame(0, str(game["kind"]), str(game.get("title", "")), dict(game["setup"]),
+                        tuple(game["actions"]), str(game["status"]), str(game.get("result", "")),
+                        float(game["created"]), float(game["updated"]))
+    view = build_view(stored, _)
+    lines = []
+    if view.get("error"):
+        lines.append(f'<p class="banner error">{html.escape(view["error"])}</p>')
+    headline = view.get("result") or view.get("turn_text") or view.get("dealer_text") or ""
+    if headline:
+        cls = "banner result" if view.get("result") else "banner"
+        lines.append(f'<p class="{cls}">{html.escape(str(headline))}</p>')
+    if stored.kind == "count99" and "count" in view:
+        lines.append(f'<p class="hub-count">{_("Count")}: <strong>{view["count"]}</strong></p>')
+        tokens = ", ".join(f'{html.escape(p["name"])} {p["tokens"]}' for p in view["players"])
+        lines.append(f'<p>{_("Tokens")}: {tokens}</p>')
+    elif stored.kind == "parlett" and "hands" in view:
+        totals = ", ".join(f'{html.escape(h["name"])} {h["rubber"]}' for h in view["hands"] if not h["dummy"])
+        lines.append(f'<p>{_("Rubber")}: {totals}</p>')
+    elif stored.kind == "board99" and "players" in view:
+        names = ", ".join(html.escape(p["name"]) for p in view["players"])
+        lines.append(f'<p>{names}</p><p>{html.escape(view.get("deck_text", ""))}</p>')
+    status = html.escape(view.get("status_text", ""))
+    return (f'<section class="hub-table"><h2>{_("Table {name}", name=name)}</h2>'
+            f'<p class="status">{html.escape(view["game"])} · {status}</p>{"".join(lines)}{heard}</section>')
+
+
+def standings_table(rows: list[dict[str, Any]], _: Tr, caption: str) -> str:
+    if not rows:
+        return f"<p>{_('No finished games yet.')}</p>"
+    head = "".join(f'<th scope="col">{kind_word(k, _)}</th>' for k in KINDS)
+    body = []
+    for i, row in enumerate(rows, 1):
+        cells = "".join(f'<td>{row["won"][k]} / {row["played"][k]}</td>' for k in KINDS)
+        tables = ", ".join(f"{html.escape(t)} {v['won']}/{v['played']}"
+                           for t, v in sorted(row["tables"].items()))
+        body.append(f'<tr><td>{i}</td><th scope="row">{html.escape(row["player"])}</th>{cells}'
+                    f'<td>{row["wins"]}</td><td class="per-table">{tables}</td></tr>')
+    return (f'<table class="standings"><caption>{html.escape(caption)}</caption><thead><tr>'
+            f'<th scope="col">#</th><th scope="col">{_("Player")}</th>{head}'
+            f'<th scope="col">{_("Wins")}</th>'
+            f'<th scope="col" class="per-table">{_("Tables (won/played)")}</th></tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table>'
+            f'<p class="status">{_(MATCHING)}</p>')
+
+
+class HubWeb:
+    def __init__(self, store: HubStore, status: Any = None) -> None:
+        self.store = store
+        self.status = status  # a callable giving the broker line, or None
+
+    def make_app(self) -> web.Application:
+        app = web.Application(middlewares=[self._headers])
+        app.router.add_get("/", self.tv)
+        app.router.add_get("/panel", self.panel)
+        app.router.add_get("/standings", self.standings_page)
+        app.router.add_get("/standings.csv", self.csv)
+        app.router.add_get("/static/{name}", self.static)
+        return app
+
+    @web.middleware
+    async def _headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        response: web.StreamResponse = await handler(request)
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        for folder in (HUB_STATIC, STATIC):
+            path = folder / name
+            if "/" not in name and not name.startswith(".") and path.is_file():
+                return web.FileResponse(path, headers={"Cache-Control": "max-age=300"})
+        return web.Response(status=404, text="not found\n")
+
+    def _evening(self, request: web.Request) -> str | None:
+        asked = request.query.get("evening", "")
+        if asked == "all":
+            return None
+        evenings = self.store.evenings()
+        if asked in evenings:
+            return asked
+        return evenings[0] if evenings else time.strftime("%Y-%m-%d")
+
+    def _panel(self, request: web.Request, _: Tr) -> str:
+        now = time.time()
+        tables = self.store.tables()
+        cards = "".join(table_card(t, _, now) for t in tables) or f"<p>{_('No table has reported yet.')}</p>"
+        evening = self._evening(request)
+        caption = _("Standings, evening of {date}", date=evening) if evening else _("Standings, season")
+        rows = standings(self.store.records(evening))
+        broker = html.escape(self.status()) if callable(self.status) else ""
+        return (f'<div class="hub-tables">{cards}</div>{standings_table(rows, _, caption)}'
+                f'<p class="connection">{broker}</p>')
+
+    def _page(self, request: web.Request, lang: str, title: str, body: str) -> web.Response:
+        _ = Tr(lang)
+        tv = "tv" in request.query
+        other = "de" if lang == "en" else "en"
+        query = "&".join(f"{k}={html.escape(v)}" if v else k for k, v in request.query.items() if k != "lang")
+        switch = "?" + (query + "&" if query else "") + f"lang={other}"
+        evening = html.escape(request.query.get("evening", ""))
+        nav = (f'<nav aria-label="{_("Pages")}"><ul><li><a href="/?lang={lang}">{_("Live")}</a></li>'
+               f'<li><a href="/standings?evening=all&amp;lang={lang}">{_("Season")}</a></li>'
+               f'<li><a href="/standings.csv?evening={evening or "all"}">{_("CSV export")}</a></li>'
+               f'<li><a href="{switch}" lang="{other}" hreflang="{other}">'
+               f'{"Deutsch" if other == "de" else "English"}</a></li></ul></nav>')
+        text = f"""<!doctype html>
+<html lang="{lang}"{' class="tv"' if tv else ''}>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>{html.escape(title)} · Table99</title>
+<link rel="stylesheet" href="/static/style.css">
+<link rel="stylesheet" href="/static/hub.css">
+<script src="/static/hub.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">{_("Skip to the tables")}</a>
+<header><p class="brand">Table99 · {_("Club hub")}</p>{nav}</header>
+<main id="main" tabindex="-1">
+<h1>{html.escape(title)}</h1>
+<div id="panel" data-lang="{lang}">{body}</div>
+</main>
+</body>
+</html>
+"""
+        return web.Response(text=text, content_type="text/html")
+
+    async def tv(self, request: web.Request) -> web.Response:
+        lang = choose_language(request)
+        _ = Tr(lang)
+        return self._page(request, lang, _("Every table, live"), self._panel(request, _))
+
+    async def panel(self, request: web.Request) -> web.Response:
+        _ = Tr(choose_language(request))
+        return web.Response(text=self._panel(request, _), content_type="text/html")
+
+    async def standings_page(self, request: web.Request) -> web.Response:
+        lang = choose_language(request)
+        _ = Tr(lang)
+        evening = self._evening(request)
+        links = " ".join(f'<a href="/standings?evening={e}&amp;lang={lang}">{e}</a>'
+                         for e in self.store.evenings())
+        caption = _("Standings, evening of {date}", date=evening) if evening else _("Standings, season")
+        body = (standings_table(standings(self.store.records(evening)), _, caption)
+                + f'<p>{_("Evenings")}: {links}</p>')
+        return self._page(request, lang, caption, body)
+
+    async def csv(self, request: web.Request) -> web.Response:
+        evening = self._evening(request)
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["player", "wins", "games"] + [f"{k}_{w}" for k in KINDS for w in ("won", "played")]
+                        + ["tables"])
+        for row in standings(self.store.records(evening)):
+            writer.writerow([row["player"], row["wins"], row["games"]]
+                            + [row[w][k] for k in KINDS for w in ("won", "played")]
+                            + [" ".join(f"{t}:{v['won']}/{v['played']}"
+                                        for t, v in sorted(row["tables"].items()))])
+        name = f"table99-standings-{evening or 'season'}.csv"
+        return web.Response(text=out.getvalue(), content_type="text/csv", charset="utf-8",
+                            headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -1,0 +1,22 @@
+"""Starting the club reporter beside the app, from ``[club]``; never stopping the app when it cannot."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def start_club(config: Any, store: Any,
+               on_status: Callable[[str], None] | None = None) -> tuple[Any, str | None]:
+    """(reporter or None, problem or None); off by default ([club] enabled = false)."""
+    options = dict(config.club)
+    if not options.get("enabled"):
+        return None, None
+    try:
+        from app.club.reporter import ClubReporter
+    except ImportError as exc:
+        return None, f"the club hub needs paho-mqtt ({exc}); install table99[club]"
+    try:
+        return ClubReporter(store, options, on_status=on_status).start(), None
+    except Exception as exc:  # e.g. an unreadable TLS CA file
+        return None, f"club: cannot report to the hub: {' '.join(str(exc).split())[:160]}"
