@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -396,3 +397,35 @@ def test_a_capture_that_fails_is_tried_again(tmp_path: Path, monkeypatch: pytest
         assert calls[0] >= 2 and store.load(game_id).status == "finished"
     finally:
         reporter.stop()
+
+
+@pytest.mark.ui
+@pytest.mark.slow
+def test_a_table_with_wrong_credentials_says_so_on_its_home_screen(ui: Any, tmp_path: Path,
+                                                                     broker: Broker) -> None:
+    """Issue 19: "A table with wrong credentials is refused and says so on its screen", beside any
+    problem the start already had (the line is added, not put in its place)."""
+    from dataclasses import replace
+
+    from app.commands.run_app import _start_club
+    from app.config import Config
+    from app.ui.shell import Table99App
+    from tests.ui_support import frames, walk
+
+    store = GameStore(tmp_path / "t2.sqlite3")
+    app = Table99App(Config(), "settings.json: not UTF-8", store=store)
+    ui.show(app.build())
+    config = replace(Config(), club=broker.options("t2", password="guess"))
+    reporter = _start_club(app, config, store, [])
+    try:
+        def said() -> bool:
+            frames(1)
+            return any("refused table 't2'" in getattr(w, "text", "") for w in walk(app.ctx.manager))
+
+        wait_for(said, 20, "the refusal on the home screen")
+        text = next(w.text for w in walk(app.ctx.manager) if "refused table 't2'" in getattr(w, "text", ""))
+        assert "settings.json: not UTF-8" in text and "Not authorized" in text
+        assert "user name and password" in text  # what to do about it
+        ui.screenshot("club-refused-home")
+    finally:
+        reporter.stop()  # type: ignore[attr-defined]

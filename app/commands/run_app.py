@@ -116,13 +116,29 @@ def _start_club(app: object, config: Config, store: object, problems: list[str])
         if "refused" in text:
             from kivy.clock import Clock
 
-            Clock.schedule_once(lambda _dt: setattr(app.ctx, "config_problem", text), 0)  # type: ignore[attr-defined]
+            from app.i18n import tr
+
+            line = tr("Club hub: the broker refused this table; check the [club] user name and password "
+                      "in the config ({detail})", detail=text)
+            Clock.schedule_once(lambda _dt: say_on_home(app, line), 0)
 
     reporter, problem = start_club(config, store, on_status=shown)
     if problem:
         log.error("%s", problem)
         problems.append(problem)
     return reporter
+
+
+def say_on_home(app: object, text: str) -> None:
+    """One more problem line on the home screen (after any from the start), shown at once if the
+    home screen is open. On Kivy's main thread."""
+    ctx = app.ctx  # type: ignore[attr-defined]
+    lines = [line for line in (ctx.config_problem or "").split("\n") if line]
+    if text not in lines:
+        ctx.config_problem = "\n".join([*lines, text])
+    home = ctx.manager.get_screen("home") if ctx.manager.has_screen("home") else None
+    if home is not None and ctx.manager.current == "home":
+        home.refresh()
 
 
 def _with_source(config: Config, source: str) -> Config:
