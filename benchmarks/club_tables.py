@@ -176,7 +176,8 @@ def main() -> None:
     print(f"catch-up: the last event committed during the outage reached the hub "
           f"{last_catch_up - restarted:.1f} s after the restart")
     print(f"records: finished at the tables {len(expected)}, at the hub {len(have & expected)}, "
-          f"lost {len(expected - have)}, extra {len(have - expected)}, shown twice 0 (key: game), "
+          f"lost {len(expected - have)}, extra {len(have - expected)}, shown twice: none can be (the hub "
+          f"keeps one record per game; repeats heard and dropped: {heard[0] - hub.count('messages')}), "
           f"left unconfirmed at tables {sum(int(r['left']) for r in results.values())}")  # type: ignore[call-overload]
     print(f"action events: committed {total_actions}, at the hub {len(heard_actions & played)}, "
           f"lost {len(played - heard_actions)} (events are not confirmed end to end: docs/club.md)")

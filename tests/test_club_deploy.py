@@ -37,6 +37,9 @@ def test_a_rehearsal_writes_everything_under_root_and_keeps_passwords(tmp_path: 
     result = setup_hub(tmp_path, "t1 t2")
     assert result.returncode == 0, result.stderr
     club = tmp_path / "etc/table99/club"
+    # the hub runs as table99 (group of the folder on a real root) and must get in to read its password
+    # (under the script's umask 077 the folder was 0700 root: the hub never started; issue 19 review)
+    assert club.stat().st_mode & 0o777 == 0o750
     for name in ("hub", "t1", "t2"):
         assert (club / f"{name}.password").stat().st_mode & 0o077 == 0
     assert "new password for table t1" in result.stderr and "table hub" not in result.stderr

@@ -50,6 +50,8 @@ fi
 
 umask 077
 mkdir -p "$(at /etc/mosquitto/conf.d)" "$(at /etc/table99/club)" "$(at /etc/systemd/system)"
+# the hub service runs as table99 and reads its password in here: group table99 may enter (0750)
+chmod 750 "$(at /etc/table99/club)"
 secret() { # the existing password of $1, else a new random one
   local file; file=$(at "/etc/table99/club/$1.password")
   if [ ! -s "$file" ]; then
@@ -84,7 +86,8 @@ system chgrp mosquitto "$passwd" "$acl"
 install -m 644 "$SRC/deploy/club/mosquitto-table99.conf" "$(at /etc/mosquitto/conf.d/table99.conf)"
 install -m 644 "$SRC/deploy/club/table99-hub.service" "$(at /etc/systemd/system/table99-hub.service)"
 if [ "$ROOT" = / ]; then
-  chown table99:table99 /etc/table99/club/hub.password 2>/dev/null || log "no table99 user yet: run deploy/install.sh first"
+  { chgrp table99 /etc/table99/club && chown table99:table99 /etc/table99/club/hub.password; } 2>/dev/null \
+    || log "no table99 user yet: run deploy/install.sh first"
 fi
 system systemctl daemon-reload
 system systemctl enable --now mosquitto table99-hub
