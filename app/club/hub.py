@@ -212,6 +212,8 @@ class HubListener:
         self.client.on_connect = self._connected
         self.client.on_message = self._message
         self.client.on_disconnect = self._disconnected
+        self.subscribed = threading.Event()  # the broker granted the subscriptions (tests wait on it)
+        self.client.on_subscribe = lambda *_args: self.subscribed.set()
         self._host, self._port = host, port
 
     def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
