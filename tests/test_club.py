@@ -114,8 +114,16 @@ def test_a_repeated_message_is_kept_once_and_a_corrected_record_replaces(tmp_pat
     record = next(m for m in outbox.pending() if m.topic.endswith("/record"))
     body = json.loads(record.payload)
     body["id"] = "t1:other:99"  # the same game sent again after a correction: a new message
+    body["game"]["updated"] = float(body["game"]["updated"]) + 60
+    body["game"]["result"] = "corrected"
     hub.receive(record.topic, json.dumps(body).encode())
     assert hub.count("records") == 1
+    assert hub.records(None)[0]["result"] == "corrected"
+    # the older version, resent late (a broker took it and died): never replaces the correction
+    stale = json.loads(record.payload)
+    stale["id"] = "t1:other:100"
+    hub.receive(record.topic, json.dumps(stale).encode())
+    assert hub.count("records") == 1 and hub.records(None)[0]["result"] == "corrected"
 
 
 def test_the_hub_ignores_garbage_with_one_line(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -430,3 +438,19 @@ def test_a_table_with_wrong_credentials_says_so_on_its_home_screen(ui: Any, tmp_
         ui.screenshot("club-refused-home")
     finally:
         reporter.stop()  # type: ignore[attr-defined]
+
+
+def test_a_user_name_other_than_the_tables_is_refused_at_start() -> None:
+    """The broker's ACL lets user X write only under table99/X, and an MQTT 3.1.1 broker acknowledges
+    a refused publish anyway: a table logged in under another name would lose everything silently
+    (issue 19 review). It is refused at start with one line instead."""
+    from dataclasses import replace
+
+    from app.club.launch import start_club
+    from app.config import Config
+
+    options = {"enabled": True, "host": "127.0.0.1", "port": 1, "table": "t1", "username": "t2",
+               "password": "x", "tls_ca": ""}
+    reporter, problem = start_club(replace(Config(), club=options), store=None)
+    assert reporter is None and problem is not None and "'t2'" in problem and "'t1'" in problem
+    assert "\n" not in problem

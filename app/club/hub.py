@@ -109,9 +109,16 @@ class HubStore:
                         (message_id, table, str(body.get("game", "")), payload.decode("utf-8"), sent, now))
                 else:
                     finished = float(game.get("updated", sent))
+                    # a corrected game replaces its record, but a late resend of an older version
+                    # (taken by a broker that then died) never replaces a newer one
                     self._db.execute(
-                        "INSERT OR REPLACE INTO records(game, table_name, kind, evening, players, winners,"
-                        " result, record, message, finished, received) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                        "INSERT INTO records(game, table_name, kind, evening, players, winners,"
+                        " result, record, message, finished, received) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+                        " ON CONFLICT(game) DO UPDATE SET table_name=excluded.table_name,"
+                        " kind=excluded.kind, evening=excluded.evening, players=excluded.players,"
+                        " winners=excluded.winners, result=excluded.result, record=excluded.record,"
+                        " message=excluded.message, finished=excluded.finished, received=excluded.received"
+                        " WHERE excluded.finished >= records.finished",
                         (str(game["key"]), table, str(game["kind"]), evening_of(finished),
                          json.dumps(players, ensure_ascii=False), json.dumps(winners, ensure_ascii=False),
                          str(game.get("result", "")), json.dumps(game, ensure_ascii=False), message_id,

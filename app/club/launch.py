@@ -12,6 +12,10 @@ def start_club(config: Any, store: Any,
     options = dict(config.club)
     if not options.get("enabled"):
         return None, None
+    user, table = options.get("username") or options.get("table"), options.get("table")
+    if user != table:  # the ACL lets user X write only under table99/X: every message would be dropped
+        return None, (f"club: [club] username {user!r} must be the table's name {table!r} (the broker "
+                      "lets each table write only under its own name); the table does not report")
     try:
         from app.club.reporter import ClubReporter
     except ImportError as exc:
