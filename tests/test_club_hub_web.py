@@ -78,6 +78,9 @@ def test_the_tv_page_standings_and_csv(evening: tuple[str, list[dict[str, object
     assert 'lang="de"' in german and "Tisch t1" in german and "Rangliste" in german
     _, _, panel = get(base + "/panel?lang=en")
     assert "<html" not in panel and "Table t2" in panel
+    # a crafted query string adds no markup to the TV page (its keys went into an href unescaped)
+    _, _, crafted = get(base + "/?%22%3E%3Ch1%3Eowned=1&tv")
+    assert "<h1>owned" not in crafted and '">' + "<h1>" not in crafted
 
 
 def test_the_hub_page_escapes_what_tables_send(tmp_path: Path) -> None:

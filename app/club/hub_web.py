@@ -138,8 +138,11 @@ class HubWeb:
         _ = Tr(lang)
         tv = "tv" in request.query
         other = "de" if lang == "en" else "en"
-        query = "&".join(f"{k}={html.escape(v)}" if v else k for k, v in request.query.items() if k != "lang")
-        switch = "?" + (query + "&" if query else "") + f"lang={other}"
+        from urllib.parse import urlencode
+
+        # keys and values re-encoded, then escaped for the attribute: a crafted query adds no markup
+        query = urlencode([(k, v) for k, v in request.query.items() if k != "lang"])
+        switch = html.escape("?" + (query + "&" if query else "") + f"lang={other}")
         evening = html.escape(request.query.get("evening", ""))
         nav = (f'<nav aria-label="{_("Pages")}"><ul><li><a href="/?lang={lang}">{_("Live")}</a></li>'
                f'<li><a href="/standings?evening=all&amp;lang={lang}">{_("Season")}</a></li>'
