@@ -5,8 +5,9 @@ and returns the problems found, one readable line each:
 
 - contrast: every visible text against the pixels actually behind it, at least 4.5:1 (3:1 for
   large text: 24 px, or 18.66 px bold). The text colour is the label's own (blended over the ground
-  by its alpha and its parents' opacity); the ground is the commonest colour of the rendered frame
-  inside the text's box (text strokes are a minority of the box's pixels).
+  by its alpha and its parents' opacity), and each colour a markup label's ``[color=...]`` tags
+  give part of its text; the ground is the commonest colour of the rendered frame inside the
+  text's box (text strokes are a minority of the box's pixels).
 - touch: every enabled control (a button, a text field, a toggle...) at least 48x48 px.
 - clipped: a text whose rendered texture is larger than its widget (cut off or spilling over
   its neighbours), or that leaves the window.
@@ -139,6 +140,22 @@ def _text_box(label: Any) -> tuple[float, float, float, float]:
     return cx - tw / 2, cy - th / 2, tw, th
 
 
+COLOR_TAG = re.compile(r"\[color=#?([0-9a-fA-F]{6}(?:[0-9a-fA-F]{2})?|[0-9a-fA-F]{3})\]")
+
+
+def markup_colours(widget: Any) -> list[tuple[float, float, float, float]]:
+    """The colours a markup label's ``[color=...]`` tags give parts of its text (hex forms only)."""
+    if not getattr(widget, "markup", False):
+        return []
+    found = []
+    for code in COLOR_TAG.findall(widget.text):
+        if len(code) == 3:
+            code = "".join(c * 2 for c in code)
+        channels = [int(code[i:i + 2], 16) / 255 for i in range(0, len(code), 2)]
+        found.append((channels[0], channels[1], channels[2], channels[3] if len(channels) > 3 else 1.0))
+    return found
+
+
 def _is_control(widget: Any) -> bool:
     from kivy.uix.behaviors import ButtonBehavior, ToggleButtonBehavior
     from kivy.uix.slider import Slider
@@ -225,6 +242,11 @@ def audit(language: str, root: Any = None, names: tuple[str, ...] = ()) -> list[
                     if ratio < need:
                         problems.append(Problem("contrast", f"{name}: {ratio:.2f}:1 < {need}:1 "
                                                             f"(font {widget.font_size:.0f} px)"))
+                    for hexa in markup_colours(widget) if not widget.disabled else ():
+                        tagged = contrast(over((*hexa[:3], hexa[3] * alpha), ground), ground)
+                        if tagged < need:
+                            problems.append(Problem("contrast", f"{name}: [color] markup {tagged:.2f}:1 "
+                                                                f"< {need}:1"))
             if language == "de" and "english" not in skip:
                 plain = re.sub(r"\[/?[a-z]+[^\]]*\]", " ", widget.text)  # markup tags
                 plain = re.sub(r"\S*/\S*", " ", plain)  # file paths

@@ -58,3 +58,16 @@ def test_the_audit_finds_each_kind_of_problem(ui: Any) -> None:
     assert set(checks) == {"contrast", "touch", "clipped", "english"}, checks
     assert checks["english"].endswith("': Cancel")  # "Abbrechen" and "oder" are German
     assert isinstance(next(iter(audit("de"))), Problem)
+
+
+def test_the_audit_checks_colours_given_in_markup(ui: Any) -> None:
+    """A [color=...] tag inside the text is checked too: light red on a grey button is 2.65:1."""
+    from kivy.uix.button import Button
+
+    from app.ui import theme
+
+    button = Button(text="[color=ff6060]\u2665[/color] = 7", markup=True, font_size=20,
+                    background_normal="", background_color=theme.BUTTON)
+    ui.show(button)
+    found = [str(p) for p in audit("en")]
+    assert any("[color] markup 2.6" in p for p in found), found

@@ -83,9 +83,10 @@ UNKNOWN_PEG: RGBA = (0.6, 0.6, 0.6, 1)
 PEG_RING: RGBA = (0.0, 0.0, 0.0, 1)  # dark ring round a peg: at least 3:1 against both squares
 PEG_RING_LIGHT: RGBA = (1.0, 1.0, 1.0, 1)  # a second, light ring so a black peg shows on a dark panel
 # The second cue on a peg: the colour's first letter(s) in the language shown. German "Grün" and
-# "Gelb" share a G, so they get two letters.
+# "Gelb" share a G, so they get two letters; English black is "Bk" (B is blue, and a family does
+# not read the printers' "K" as black).
 PEG_MARKS: dict[str, dict[str, str]] = {
-    "en": {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "white": "W", "black": "K"},
+    "en": {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "white": "W", "black": "Bk"},
     "de": {"red": "R", "blue": "B", "green": "Gr", "yellow": "Ge", "white": "W", "black": "S"},
 }
 

@@ -121,6 +121,11 @@ class ComputerScreen(Screen):
                 self.choice_bar.add_widget(Tap(f"{value:+d}", lambda v=value: self.choose(v),
                                                background_color=CHOICE))
             self.choice_bar.add_widget(Tap(tr("Cancel"), self.cancel_choice))
+        elif table.winner is None:  # the one next step, as the board game's prompt says it
+            step = tr("Tap a card to play it.") if mine else tr("Wait for the others to play.")
+            self.next_step = Text(step, font_size=sp(theme.READABLE), halign="center",
+                                  color=theme.GOOD_TEXT if mine else theme.TEXT_MUTED)
+            self.choice_bar.add_widget(self.next_step)
         self.log_label.text = "\n".join(self.log[-LOG_LINES:])
 
     def report(self, events: list[object]) -> None:

@@ -37,7 +37,10 @@ class StatusPanel(BoxLayout):
             self.turn_label.text = tr("{name} wins!", name=winner)
         elif table.turn is not None:
             who = tr("Your turn") if table.turn == you else tr("{name}'s turn", name=names[table.turn])
-            self.turn_label.text = f"{who}\n{direction_name(table.direction)}"
+            # "Direction:" keeps the second line from reading on from the first ("Du bist dran im
+            # Uhrzeigersinn")
+            direction = tr("Direction: {direction}", direction=direction_name(table.direction))
+            self.turn_label.text = f"{who}\n{direction}"
         entries = []
         for seat, name in enumerate(names):
             label = tr("You") if seat == you else name
