@@ -10,7 +10,8 @@ and returns the problems found, one readable line each:
   text's box (text strokes are a minority of the box's pixels).
 - touch: every enabled control (a button, a text field, a toggle...) at least 48x48 px.
 - clipped: a text whose rendered texture is larger than its widget (cut off or spilling over
-  its neighbours), or that leaves the window.
+  its neighbours), that leaves the window, that Kivy shortened with "…" (``shorten=True``), or
+  whose lines need more height than its fixed ``text_size`` gives (the lines past it are not drawn).
 - english: in German, a visible word that only English uses (from the catalog's English keys minus
   every word the German catalog uses, minus a few names), e.g. "simulated" or "Home".
 
@@ -156,6 +157,26 @@ def markup_colours(widget: Any) -> list[tuple[float, float, float, float]]:
     return found
 
 
+def _cut_text(label: Any) -> str:
+    """Why the label does not show all its text, or "": shortened with "…" (``shorten=True``), or
+    more lines than its fixed ``text_size`` height holds (Kivy draws only the lines that fit)."""
+    label.texture_update()  # the lines of the text it holds now, not of a text it held before
+    core = getattr(label, "_label", None)
+    lines = getattr(core, "_cached_lines", None) or []
+    if label.shorten and not label.markup:
+        shown = "".join(word.text for line in lines for word in line.words)
+        if "".join(label.text.split()) != "".join(shown.split()):
+            return f"shortened to {shown!r}"
+    height = label.text_size[1] if label.text_size else None
+    if height is not None and lines:
+        needed = sum(line.h for line in lines)
+        text = "".join(word.text for line in lines for word in line.words)
+        dropped = len("".join(text.split())) < len("".join(label.text.split()))
+        if needed > height + SLACK or (dropped and not label.markup and not label.shorten):
+            return f"{len(lines)} lines need {needed:.0f} px, the box holds {height:.0f} px"
+    return ""
+
+
 def _is_control(widget: Any) -> bool:
     from kivy.uix.behaviors import ButtonBehavior, ToggleButtonBehavior
     from kivy.uix.slider import Slider
@@ -221,6 +242,10 @@ def audit(language: str, root: Any = None, names: tuple[str, ...] = ()) -> list[
             if "clipped" not in skip and (tw > widget.width + SLACK or th > widget.height + SLACK):
                 problems.append(Problem("clipped", f"{name}: text {tw:.0f}x{th:.0f} px in a "
                                                    f"{widget.width:.0f}x{widget.height:.0f} px widget"))
+            if "clipped" not in skip:
+                cut = _cut_text(widget)
+                if cut:
+                    problems.append(Problem("clipped", f"{name}: {cut}"))
             box = _text_box(widget)
             if not _in_scroll(widget) and "clipped" not in skip and (
                     box[0] < -SLACK or box[1] < -SLACK or box[0] + box[2] > Window.width + SLACK

@@ -75,3 +75,25 @@ def test_an_allowed_square_is_outlined_as_well_as_tinted(ui: Any) -> None:
 
     assert outline_pixels(33) >= 1
     assert outline_pixels(35) == 0
+
+
+def test_peg_letters_are_at_least_13_px_and_fit_inside_the_peg(ui: Any) -> None:
+    """The letter on a peg (the second cue) is big enough to read at arm's length: one letter at
+    least 16 px, two letters ("Gr", "Ge", "Bk") at least 13 px, and still inside the disc."""
+    from app import i18n
+    from app.ui.board99.board_view import BoardView
+
+    view = BoardView(numbers=tuple(range(1, 101)))
+    ui.show(view)
+    for language in ("en", "de"):
+        i18n.set_language(language)
+        try:
+            view.show({1: "red", 2: "green", 3: "yellow", 4: "black", 5: "white", 6: "blue"})
+        finally:
+            i18n.set_language("en")
+    radius = view.cell * 0.25
+    marks = view.__dict__["_marks"]
+    assert {m for m, _ in marks} >= {"R", "Gr", "Ge", "Bk", "S", "W"}
+    for (mark, size), texture in marks.items():
+        assert size >= (16 if len(mark) == 1 else 13), (mark, size)
+        assert texture.width <= 2 * radius, (mark, texture.width, 2 * radius)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from app.config import Config
-from tests.screen_audit import audit
+from tests.screen_audit import _cut_text, audit
 from tests.screen_catalog import Board, app_root, go
 from tests.ui_support import find, find_all, frames, tap, walk
 
@@ -92,7 +92,10 @@ def test_3_a_shown_hand_is_cards_not_buttons_unless_tapping_plays_them(ui: Any) 
 
 # -- 4. penalties and wins: a banner, what comes next, a distinct sound --------------------------------
 def test_4_a_penalty_is_a_banner_with_what_comes_next_and_its_own_sound(ui: Any) -> None:
+    from kivy.metrics import sp
+
     from app.i18n import tr
+    from app.ui import theme
 
     b = Board(ui)
     b.screen.ctx.announcer.enabled = True
@@ -106,7 +109,7 @@ def test_4_a_penalty_is_a_banner_with_what_comes_next_and_its_own_sound(ui: Any)
     assert banner.label.text.endswith("Next: Fin's turn.")
     assert b.screen.chimes.played == ["penalty"]
     assert audit("en", root=banner) == []
-    assert banner.label.font_size > b.screen.log_label.font_size or banner.label.bold
+    assert banner.label.bold and banner.label.font_size >= sp(theme.BANNER) > b.screen.log_label.font_size
     b.press(tr("DRAW"))  # Fin moves on: the banner has been seen
     assert b.screen.banner.kind is None and b.screen.banner.height == 0
 
@@ -213,8 +216,11 @@ def test_10_history_tells_games_apart_in_unwrapped_rows_and_drops_empty_games(ui
     screen = root.get_screen("history")
     firsts = [t for t in shown_texts(screen) if t.startswith("The Game of 99 #")]
     assert len(firsts) == len(set(firsts)) == 2
-    for label in find_all(screen, lambda w: isinstance(w, Label) and getattr(w, "shorten", False)):
-        assert len(label._label._cached_lines) == 1, label.text  # one line each, never wrapped
+    shortened = find_all(screen, lambda w: isinstance(w, Label) and getattr(w, "shorten", False))
+    assert shortened
+    for label in shortened:  # one line each, never wrapped, and not cut short with "..."
+        assert len(label._label._cached_lines) == 1, label.text
+        assert not _cut_text(label), (label.text, _cut_text(label))
     assert any(t.startswith("Exported The Game of 99 as board99-") and "Folder:" in t
                for t in shown_texts(screen))
     # a game left without a move is not kept
@@ -411,7 +417,7 @@ def test_count99_against_the_computer_says_what_to_do_next_in_both_languages(ui:
     from tests.screen_catalog import count_computer
 
     for language, step, direction in (("en", "Tap a card to play it.", "Direction: "),
-                                      ("de", "Tippe eine Karte an, um sie zu spielen.", "Richtung: ")):
+                                      ("de", "Tippe eine Karte an, um sie zu spielen.", "Richtung:")):
         i18n.set_language(language)
         try:
             screen = count_computer(ui).get_screen("count99-computer")

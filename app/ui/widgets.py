@@ -422,7 +422,7 @@ class Banner(BoxLayout):
         kwargs.setdefault("padding", (8, 6))
         super().__init__(height=0, opacity=0, **kwargs)
         self.kind: str | None = None
-        self.label = WrapLabel("", font_size=sp(theme.READABLE), bold=True)
+        self.label = WrapLabel("", font_size=sp(theme.BANNER), bold=True)
         self.add_widget(self.label)
         self.label.bind(height=self._fit)
         with self.canvas.before:

@@ -190,7 +190,9 @@ class BoardView(Widget):
         mark = theme.peg_mark(colour, language()) if colour else ""
         if not mark:
             return None
-        size = round(radius * (1.15 if len(mark) == 1 else 0.9))
+        # As big as the peg allows: one letter 1.5 radii (16-17 px on the 800x480 screen), two
+        # letters ("Gr", "Ge", "Bk") 1.2 radii (13 px); both still fit inside the coloured disc.
+        size = round(radius * (1.5 if len(mark) == 1 else 1.2))
         key = (mark, size)
         cache: dict[tuple[str, int], Any] = self.__dict__.setdefault("_marks", {})
         if key not in cache:

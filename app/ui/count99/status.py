@@ -21,7 +21,8 @@ class StatusPanel(BoxLayout):
         super().__init__(**kwargs)
         self.round_label = Text("", font_size=sp(18), halign="center", size_hint_y=None, height=30)
         self.count_label = Label(text="0", font_size=sp(140), bold=True)
-        self.turn_label = Text("", font_size=sp(22), halign="center", size_hint_y=None, height=64)
+        # up to four lines: "Du bist dran", "Richtung:", "gegen den Uhrzeigersinn" (wraps in the panel)
+        self.turn_label = Text("", font_size=sp(22), halign="center", size_hint_y=None, height=104)
         self.tokens_label = Text("", font_size=sp(18), halign="center", valign="top")
         for widget in (self.round_label, self.count_label, self.turn_label, self.tokens_label):
             self.add_widget(widget)
