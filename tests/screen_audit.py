@@ -8,6 +8,7 @@ and returns the problems found, one readable line each:
   by its alpha and its parents' opacity), and each colour a markup label's ``[color=...]`` tags
   give part of its text; the ground is the commonest colour of the rendered frame inside the
   text's box (text strokes are a minority of the box's pixels).
+- small: every visible text at least 13 px (theme.MIN_FONT), markup ``[size=]`` tags included.
 - touch: every enabled control (a button, a text field, a toggle...) at least 48x48 px.
 - clipped: a text whose rendered texture is larger than its widget (cut off or spilling over
   its neighbours), that leaves the window, that Kivy shortened with "…" (``shorten=True``), or
@@ -34,6 +35,8 @@ from app.ui.theme import contrast, is_large, over
 MIN_TOUCH = 48
 NORMAL, LARGE = 4.5, 3.0
 SLACK = 2  # px: rounding of texture and widget sizes
+MIN_TEXT = 13  # px: no text smaller (theme.MIN_FONT; the 800x480 screen read from about a metre)
+SIZE_TAG = re.compile(r"\[size=(\d+(?:\.\d+)?)(?:sp|px)?\]")
 
 
 @dataclass(frozen=True)
@@ -242,6 +245,10 @@ def audit(language: str, root: Any = None, names: tuple[str, ...] = ()) -> list[
             if "clipped" not in skip and (tw > widget.width + SLACK or th > widget.height + SLACK):
                 problems.append(Problem("clipped", f"{name}: text {tw:.0f}x{th:.0f} px in a "
                                                    f"{widget.width:.0f}x{widget.height:.0f} px widget"))
+            sizes = [widget.font_size] + [float(n) for n in SIZE_TAG.findall(widget.text)
+                                          if widget.markup]
+            if "small" not in skip and min(sizes) < MIN_TEXT - 0.5:
+                problems.append(Problem("small", f"{name}: {min(sizes):.0f} px < {MIN_TEXT} px"))
             if "clipped" not in skip:
                 cut = _cut_text(widget)
                 if cut:

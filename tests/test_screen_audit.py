@@ -113,3 +113,16 @@ def test_the_audit_finds_shortened_text_and_lines_past_a_fixed_height(ui: Any) -
     assert any("Das Spiel" in p and "shortened" in p for p in found), found
     assert any("eins zwei" in p and "lines" in p for p in found), found
     assert not any("'Ann'" in p for p in found), found
+
+
+def test_the_audit_finds_text_smaller_than_13_px(ui: Any) -> None:
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.label import Label
+
+    box = BoxLayout()
+    box.add_widget(Label(text="Gr", font_size=11))
+    box.add_widget(Label(text="[size=10]3[/size] King", markup=True, font_size=20))
+    box.add_widget(Label(text="fine", font_size=13))
+    ui.show(box)
+    found = [str(p) for p in audit("en") if p.check == "small"]
+    assert len(found) == 2 and "'Gr'" in found[0] + found[1], found

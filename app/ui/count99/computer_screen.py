@@ -106,7 +106,7 @@ class ComputerScreen(Screen):
             colour = CURSOR if slot == self.cursor else theme.CARD_FACE if mine else theme.BUTTON
             # The card's name big, its slot number small above it: a slot never reads as a card.
             big = sp(22 if cards <= HAND_COLUMNS else 17)
-            button = Tap(f"[size={int(big * 0.6)}]{slot + 1}[/size]\n[b]{card_name(card)}[/b]",
+            button = Tap(f"[size={max(13, int(big * 0.6))}]{slot + 1}[/size]\n[b]{card_name(card)}[/b]",
                          lambda s=slot: self.play_slot(s), font_size=big, background_color=colour,
                          markup=True, color=theme.readable_on(colour))
             button.disabled = not mine
