@@ -27,7 +27,8 @@ FONT = 20.0  # buttons and ordinary text
 READABLE = 18.0  # the smallest running text a player reads from a metre away (logs, status lines)
 SMALL = 16.0  # notes nobody needs to read from the far side (file paths)
 MIN_FONT = 13.0  # a button label never shrinks below this to fit its longest word
-BANNER = 24.0  # penalty and win banners
+BANNER = 20.0  # penalty and win banners, bold (WCAG large text); 24 pushes the board game's panel
+# past the screen with six German players (tests/test_ui_review.py six_players)
 
 # -- colours ----------------------------------------------------------------------------------------
 BACKGROUND: RGBA = (0.11, 0.12, 0.15, 1)  # every screen's ground
