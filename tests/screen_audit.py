@@ -5,11 +5,14 @@ and returns the problems found, one readable line each:
 
 - contrast: every visible text against the pixels actually behind it, at least 4.5:1 (3:1 for
   large text: 24 px, or 18.66 px bold). The text colour is the label's own (blended over the ground
-  by its alpha and its parents' opacity); the ground is the commonest colour of the rendered frame
-  inside the text's box (text strokes are a minority of the box's pixels).
+  by its alpha and its parents' opacity), and each colour a markup label's ``[color=...]`` tags
+  give part of its text; the ground is the commonest colour of the rendered frame inside the
+  text's box (text strokes are a minority of the box's pixels).
+- small: every visible text at least 13 px (theme.MIN_FONT), markup ``[size=]`` tags included.
 - touch: every enabled control (a button, a text field, a toggle...) at least 48x48 px.
 - clipped: a text whose rendered texture is larger than its widget (cut off or spilling over
-  its neighbours), or that leaves the window.
+  its neighbours), that leaves the window, that Kivy shortened with "…" (``shorten=True``), or
+  whose lines need more height than its fixed ``text_size`` gives (the lines past it are not drawn).
 - english: in German, a visible word that only English uses (from the catalog's English keys minus
   every word the German catalog uses, minus a few names), e.g. "simulated" or "Home".
 
@@ -32,6 +35,8 @@ from app.ui.theme import contrast, is_large, over
 MIN_TOUCH = 48
 NORMAL, LARGE = 4.5, 3.0
 SLACK = 2  # px: rounding of texture and widget sizes
+MIN_TEXT = 13  # px: no text smaller (theme.MIN_FONT; the 800x480 screen read from about a metre)
+SIZE_TAG = re.compile(r"\[size=(\d+(?:\.\d+)?)(?:sp|px)?\]")
 
 
 @dataclass(frozen=True)
@@ -139,6 +144,42 @@ def _text_box(label: Any) -> tuple[float, float, float, float]:
     return cx - tw / 2, cy - th / 2, tw, th
 
 
+COLOR_TAG = re.compile(r"\[color=#?([0-9a-fA-F]{6}(?:[0-9a-fA-F]{2})?|[0-9a-fA-F]{3})\]")
+
+
+def markup_colours(widget: Any) -> list[tuple[float, float, float, float]]:
+    """The colours a markup label's ``[color=...]`` tags give parts of its text (hex forms only)."""
+    if not getattr(widget, "markup", False):
+        return []
+    found = []
+    for code in COLOR_TAG.findall(widget.text):
+        if len(code) == 3:
+            code = "".join(c * 2 for c in code)
+        channels = [int(code[i:i + 2], 16) / 255 for i in range(0, len(code), 2)]
+        found.append((channels[0], channels[1], channels[2], channels[3] if len(channels) > 3 else 1.0))
+    return found
+
+
+def _cut_text(label: Any) -> str:
+    """Why the label does not show all its text, or "": shortened with "…" (``shorten=True``), or
+    more lines than its fixed ``text_size`` height holds (Kivy draws only the lines that fit)."""
+    label.texture_update()  # the lines of the text it holds now, not of a text it held before
+    core = getattr(label, "_label", None)
+    lines = getattr(core, "_cached_lines", None) or []
+    if label.shorten and not label.markup:
+        shown = "".join(word.text for line in lines for word in line.words)
+        if "".join(label.text.split()) != "".join(shown.split()):
+            return f"shortened to {shown!r}"
+    height = label.text_size[1] if label.text_size else None
+    if height is not None and lines:
+        needed = sum(line.h for line in lines)
+        text = "".join(word.text for line in lines for word in line.words)
+        dropped = len("".join(text.split())) < len("".join(label.text.split()))
+        if needed > height + SLACK or (dropped and not label.markup and not label.shorten):
+            return f"{len(lines)} lines need {needed:.0f} px, the box holds {height:.0f} px"
+    return ""
+
+
 def _is_control(widget: Any) -> bool:
     from kivy.uix.behaviors import ButtonBehavior, ToggleButtonBehavior
     from kivy.uix.slider import Slider
@@ -204,6 +245,14 @@ def audit(language: str, root: Any = None, names: tuple[str, ...] = ()) -> list[
             if "clipped" not in skip and (tw > widget.width + SLACK or th > widget.height + SLACK):
                 problems.append(Problem("clipped", f"{name}: text {tw:.0f}x{th:.0f} px in a "
                                                    f"{widget.width:.0f}x{widget.height:.0f} px widget"))
+            sizes = [widget.font_size] + [float(n) for n in SIZE_TAG.findall(widget.text)
+                                          if widget.markup]
+            if "small" not in skip and min(sizes) < MIN_TEXT - 0.5:
+                problems.append(Problem("small", f"{name}: {min(sizes):.0f} px < {MIN_TEXT} px"))
+            if "clipped" not in skip:
+                cut = _cut_text(widget)
+                if cut:
+                    problems.append(Problem("clipped", f"{name}: {cut}"))
             box = _text_box(widget)
             if not _in_scroll(widget) and "clipped" not in skip and (
                     box[0] < -SLACK or box[1] < -SLACK or box[0] + box[2] > Window.width + SLACK
@@ -225,6 +274,11 @@ def audit(language: str, root: Any = None, names: tuple[str, ...] = ()) -> list[
                     if ratio < need:
                         problems.append(Problem("contrast", f"{name}: {ratio:.2f}:1 < {need}:1 "
                                                             f"(font {widget.font_size:.0f} px)"))
+                    for hexa in markup_colours(widget) if not widget.disabled else ():
+                        tagged = contrast(over((*hexa[:3], hexa[3] * alpha), ground), ground)
+                        if tagged < need:
+                            problems.append(Problem("contrast", f"{name}: [color] markup {tagged:.2f}:1 "
+                                                                f"< {need}:1"))
             if language == "de" and "english" not in skip:
                 plain = re.sub(r"\[/?[a-z]+[^\]]*\]", " ", widget.text)  # markup tags
                 plain = re.sub(r"\S*/\S*", " ", plain)  # file paths

@@ -7,6 +7,18 @@ noticeable side by side; pegs are judged apart, across a table, at a glance, so 
 :data:`APART` = 15, roughly the step between neighbouring named colours. The old palette's red and
 green pegs were 7.0 apart under deuteranopia; the Okabe-Ito-based one keeps every pair above 15.
 Every peg also carries its letter (the second cue), checked below.
+
+Measured closest pairs (ΔE00, this palette; `closest_pair` below): normal vision yellow/white 28.5,
+deuteranopia red/green 19.6, protanopia red/green 23.9, tritanopia yellow/white 16.5: every one
+above 15 with a margin of 1.5 or more. Why 15 and not more: the six colours players name their
+pegs by must stay recognisable as those colours (a "yellow" must look yellow), and with white and
+black fixed, yellow/white under tritanopia cannot go much past ~17 without yellow turning orange;
+15 is about the step between neighbouring named colours, and the letter is there for the rest.
+
+Yellow and white pegs against the light board squares are close by themselves: under tritanopia
+yellow is only 6.8 (dark square) and 8.1 (light square) from them, white 9.5 and 14.8. What carries
+those pegs is their dark ring: 73.7 or more from either square under every simulation (and 13.3:1
+luminance contrast), checked in `test_light_pegs_stand_out_from_the_squares_by_their_ring`.
 """
 
 from __future__ import annotations
@@ -113,3 +125,26 @@ def test_every_table_background_keeps_text_readable(name: str) -> None:
 def test_contrast_matches_the_wcag_reference_values() -> None:
     assert theme.contrast((1, 1, 1), (0, 0, 0)) == pytest.approx(21.0)
     assert theme.contrast((0.4627, 0.4627, 0.4627), (1, 1, 1)) == pytest.approx(4.54, abs=0.01)  # #767676
+
+
+@pytest.mark.parametrize("deficiency", [None, *DEFICIENCIES])
+def test_light_pegs_stand_out_from_the_squares_by_their_ring(deficiency: str | None) -> None:
+    """A yellow or white peg on a light square: the fill alone may be close (tritanopia), the dark
+    ring round it keeps the peg apart from both squares under every simulation."""
+    pytest.importorskip("colour")
+    from app.ui.board99.board_view import SQUARE_DARK, SQUARE_LIGHT
+
+    for square in (SQUARE_LIGHT, SQUARE_DARK):
+        ring = delta_e(theme.PEG_RING, square, deficiency)
+        assert ring >= 3 * APART, f"the peg ring is only ΔE00 {ring:.1f} from {square} ({deficiency})"
+        for name in ("yellow", "white"):
+            fill = delta_e(theme.PEG_COLOURS[name], square, deficiency)
+            assert max(fill, ring) >= APART, (name, square, deficiency)
+
+
+def test_without_the_ring_a_yellow_peg_is_too_close_to_a_square_under_tritanopia() -> None:
+    """Why the ring is needed (and that the metric sees it): the fill alone is under APART."""
+    pytest.importorskip("colour")
+    from app.ui.board99.board_view import SQUARE_DARK
+
+    assert delta_e(theme.PEG_COLOURS["yellow"], SQUARE_DARK, "Tritanomaly") < APART

@@ -82,7 +82,7 @@ def test_every_reason_the_engine_gives_has_a_german_sentence(german: None) -> No
 def test_a_refusal_in_german(german: None) -> None:
     errors = {e.reason: e for e in refusals()}
     taken = next(e for r, e in errors.items() if r.startswith("square 50 already holds"))
-    assert refusal_text(taken) == "Ben spielt 20 auf Feld 50: auf Feld 50 steckt schon ein Stecker von Ann"
+    assert refusal_text(taken) == "Ben spielt 20 auf Feld 50: auf Feld 50 steckt schon ein Stift von Ann"
     cut = next(e for r, e in errors.items() if "cut back in after" in r)
     assert refusal_text(cut) == ("Ann spielt 57 auf Feld 63: Karte 57 ist im Stapel: sie wurde gezeigt und "
                                  "wieder eingemischt, weil Ann bei Aktion 1 außer der Reihe gezogen hat")

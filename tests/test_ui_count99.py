@@ -408,7 +408,9 @@ def test_another_digit_while_an_ace_waits_plays_that_card_and_drops_the_question
     assert screen.pending == 0
     Window.dispatch("on_key_down", 51, 0, "3", [])
     assert screen.pending is None and "You play 5. Count 5." in screen.log
-    assert not screen.choice_bar.children
+    # the question is gone: no value buttons, only the next-step line
+    assert not find_all(screen.choice_bar, lambda w: getattr(w, "text", "").startswith(("+", "-", "Cancel")))
+    assert [w.text for w in screen.choice_bar.children] == [screen.next_step.text]
 
 
 def test_keeper_another_card_tapped_while_an_ace_waits_drops_the_question(ui: Any, tmp_path: Path) -> None:

@@ -202,7 +202,7 @@ def test_six_players_in_german_keep_targets_and_text_inside_the_panel(ui: Any, g
     for name in [*names[1:], names[0]]:  # each tap steps to the next player, round to the first
         tap(screen.who)
         frames(1)
-        assert screen.who.text == f"Von: {name} (tippen zum Ändern)" and screen.who.value == name
+        assert screen.who.text == f"Am Zug: {name} (zum Ändern tippen)" and screen.who.value == name
         assert screen.who.height >= 48 and words_fit(screen.who) and screen.who.font_size >= 15, name
     for label in (screen.turn_label, screen.prompt_label, screen.info_label, screen.log_label):
         assert screen.who.top <= label.y and label.top <= screen.panel.top, label.text

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from app.config import Config
-from tests.screen_audit import audit
+from tests.screen_audit import _cut_text, audit
 from tests.screen_catalog import Board, app_root, go
 from tests.ui_support import find, find_all, frames, tap, walk
 
@@ -36,7 +36,7 @@ def test_1_a_black_players_turn_and_selector_are_readable(ui: Any) -> None:
     assert screen.turn_label.text == "Fin's turn"
     assert audit("en", root=screen.turn_row) == []  # the heading against the panel behind it
     assert audit("en", root=screen.who) == []  # "By: Fin" on Fin's black
-    assert screen.turn_peg.colour == "black" and screen.turn_peg.text == "K"  # the peg, lettered
+    assert screen.turn_peg.colour == "black" and screen.turn_peg.text == "Bk"  # lettered, not "K"
 
 
 # -- 2. pegs: colour-blind safe colours (tests/test_palette.py) and a second cue on the board -------
@@ -92,7 +92,10 @@ def test_3_a_shown_hand_is_cards_not_buttons_unless_tapping_plays_them(ui: Any) 
 
 # -- 4. penalties and wins: a banner, what comes next, a distinct sound --------------------------------
 def test_4_a_penalty_is_a_banner_with_what_comes_next_and_its_own_sound(ui: Any) -> None:
+    from kivy.metrics import sp
+
     from app.i18n import tr
+    from app.ui import theme
 
     b = Board(ui)
     b.screen.ctx.announcer.enabled = True
@@ -106,7 +109,7 @@ def test_4_a_penalty_is_a_banner_with_what_comes_next_and_its_own_sound(ui: Any)
     assert banner.label.text.endswith("Next: Fin's turn.")
     assert b.screen.chimes.played == ["penalty"]
     assert audit("en", root=banner) == []
-    assert banner.label.font_size > b.screen.log_label.font_size or banner.label.bold
+    assert banner.label.bold and banner.label.font_size >= sp(theme.BANNER) > b.screen.log_label.font_size
     b.press(tr("DRAW"))  # Fin moves on: the banner has been seen
     assert b.screen.banner.kind is None and b.screen.banner.height == 0
 
@@ -213,8 +216,11 @@ def test_10_history_tells_games_apart_in_unwrapped_rows_and_drops_empty_games(ui
     screen = root.get_screen("history")
     firsts = [t for t in shown_texts(screen) if t.startswith("The Game of 99 #")]
     assert len(firsts) == len(set(firsts)) == 2
-    for label in find_all(screen, lambda w: isinstance(w, Label) and getattr(w, "shorten", False)):
-        assert len(label._label._cached_lines) == 1, label.text  # one line each, never wrapped
+    shortened = find_all(screen, lambda w: isinstance(w, Label) and getattr(w, "shorten", False))
+    assert shortened
+    for label in shortened:  # one line each, never wrapped, and not cut short with "..."
+        assert len(label._label._cached_lines) == 1, label.text
+        assert not _cut_text(label), (label.text, _cut_text(label))
     assert any(t.startswith("Exported The Game of 99 as board99-") and "Folder:" in t
                for t in shown_texts(screen))
     # a game left without a move is not kept
@@ -298,6 +304,59 @@ def test_also_the_cutbuffer_critical_becomes_one_info_line() -> None:
     assert other.levelno == logging.CRITICAL
 
 
+def read_until(process: subprocess.Popen[str], marker: str, seconds: float) -> list[str]:
+    """The process's output lines until one holds ``marker`` or ``seconds`` pass (a reader thread,
+    so a process that never prints the marker, or hangs silent, cannot hang the test); then the
+    process is stopped and the rest of its output collected."""
+    import queue
+    import threading
+
+    got: queue.Queue[str | None] = queue.Queue()
+
+    def pump() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            got.put(line)
+        got.put(None)
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    lines: list[str] = []
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            line = got.get(timeout=left)
+        except queue.Empty:
+            break
+        if line is None:
+            break
+        lines.append(line)
+        if marker in line:
+            time.sleep(2)
+            break
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=30)
+    reader.join(timeout=10)
+    while not got.empty():
+        line = got.get_nowait()
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def test_read_until_gives_up_on_a_silent_process() -> None:
+    """The startup-log reader has a deadline: a process that prints nothing does not hang it."""
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    start = time.monotonic()
+    assert read_until(process, "never", seconds=1) == []
+    assert time.monotonic() - start < 20 and process.poll() is not None
+
+
 def test_also_table99_run_starts_without_tracebacks_or_critical_lines(tmp_path: Path) -> None:
     """``table99 run`` (what scripts/run starts) on the offscreen display, stopped after it is up."""
     env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_LOG_MODE": "PYTHON",
@@ -306,19 +365,8 @@ def test_also_table99_run_starts_without_tracebacks_or_critical_lines(tmp_path: 
     env.pop("KIVY_NO_CONSOLELOG", None)
     process = subprocess.Popen([sys.executable, "-m", "app", "run"], cwd=ROOT, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        lines: list[str] = []
-        assert process.stdout is not None
-        for line in process.stdout:
-            lines.append(line)
-            if "Cutbuffer" in line or time.monotonic() > deadline:  # the last provider Kivy loads
-                break
-        time.sleep(2)
-    finally:
-        process.terminate()
-        rest, _ = process.communicate(timeout=30)
-    log = "".join(lines) + rest
+    lines = read_until(process, "Cutbuffer", seconds=60)  # the last provider Kivy loads
+    log = "".join(lines)
     assert "starting Table99" in log, log
     assert "Traceback" not in log and "CRITICAL" not in log, log
 
@@ -361,3 +409,50 @@ def test_5of99_options_background_card_backs_and_computer_speed(ui: Any) -> None
     screen = root.get_screen("count99-computer")
     screen.delay = None  # the settings decide
     assert screen.pace() == theme.ANIMATION_SECONDS["fast"]
+
+
+# -- review: Ninety Nine against the computer says the next step; the direction reads as its own line --
+def test_count99_against_the_computer_says_what_to_do_next_in_both_languages(ui: Any) -> None:
+    from app import i18n
+    from tests.screen_catalog import count_computer
+
+    for language, step, direction in (("en", "Tap a card to play it.", "Direction: "),
+                                      ("de", "Tippe eine Karte an, um sie zu spielen.", "Richtung:")):
+        i18n.set_language(language)
+        try:
+            screen = count_computer(ui).get_screen("count99-computer")
+            screen.refresh()
+            frames(2)
+            texts = shown_texts(screen)
+            assert step in texts, texts
+            turn = screen.status.turn_label.text.split("\n")
+            assert turn[1].startswith(direction), turn
+            assert audit(language, root=screen.choice_bar) == []
+        finally:
+            i18n.set_language("en")
+
+
+def test_the_chosen_option_is_outlined_not_only_green(ui: Any) -> None:
+    """Settings and setup choices: the chosen button has a white outline (read from the frame) that
+    the others have not, so green against grey is not the only cue."""
+    from app.ui import theme
+    from app.ui.theme import contrast
+    from app.ui.widgets import Choice
+    from tests.screen_audit import Frame
+
+    choice = Choice([("a", "One"), ("b", "Two"), ("c", "Three")], "b", size_hint_y=None, height=64)
+    ui.show(choice)
+    frame = Frame()
+
+    def edge_is_light(button: Any) -> bool:
+        wx, wy = button.to_window(button.x, button.y)
+        row = int(wy + button.height / 2)
+        pixels = [tuple(frame.data[row * frame.stride + col * 3 + k] / 255 for k in range(3))
+                  for col in range(int(wx), int(wx + 8))]
+        return any(contrast(p, theme.TEXT) < 1.2 for p in pixels)
+
+    assert edge_is_light(choice.buttons["b"])
+    assert not edge_is_light(choice.buttons["a"]) and not edge_is_light(choice.buttons["c"])
+    choice.select("c")
+    frame = Frame()
+    assert edge_is_light(choice.buttons["c"]) and not edge_is_light(choice.buttons["b"])

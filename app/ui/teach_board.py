@@ -146,6 +146,7 @@ class TeachBoardScreen(Screen):
         self.title.shorten = True
         self.message = Label(text="", font_size=sp(theme.READABLE), halign="left", valign="top")
         self.message.bind(size=lambda *_: setattr(self.message, "text_size", self.message.size))
+        self.message.bind(size=self._fit_message, text=self._fit_message)
         self.progress = Label(text="", font_size=sp(16), size_hint_y=None, height=32)
         side.add_widget(self.title)
         side.add_widget(self.message)
@@ -172,6 +173,24 @@ class TeachBoardScreen(Screen):
         self.add_widget(root)
 
     # -- the board ------------------------------------------------------------------------------
+
+    def _fit_message(self, *_: Any) -> None:
+        """A long message (a board's self-test report) shrinks from READABLE towards MIN_FONT until
+        every line shows: Kivy does not draw the lines past a fixed text_size height."""
+        label = self.message
+        if label.height <= 1 or not label.text:
+            return
+        label.text_size = label.size
+        size = sp(theme.READABLE)
+        while True:
+            label.font_size = size
+            label.texture_update()
+            lines = label._label._cached_lines
+            shown = "".join(w.text for line in lines for w in line.words)
+            if (len("".join(shown.split())) >= len("".join(label.text.split()))
+                    or size <= sp(theme.MIN_FONT)):
+                return
+            size -= 1
     def on_pre_enter(self, *args: Any) -> None:
         self.open_board()
 

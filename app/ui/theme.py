@@ -27,7 +27,8 @@ FONT = 20.0  # buttons and ordinary text
 READABLE = 18.0  # the smallest running text a player reads from a metre away (logs, status lines)
 SMALL = 16.0  # notes nobody needs to read from the far side (file paths)
 MIN_FONT = 13.0  # a button label never shrinks below this to fit its longest word
-BANNER = 24.0  # penalty and win banners
+BANNER = 20.0  # penalty and win banners, bold (WCAG large text); 24 pushes the board game's panel
+# past the screen with six German players (tests/test_ui_review.py six_players)
 
 # -- colours ----------------------------------------------------------------------------------------
 BACKGROUND: RGBA = (0.11, 0.12, 0.15, 1)  # every screen's ground
@@ -83,9 +84,10 @@ UNKNOWN_PEG: RGBA = (0.6, 0.6, 0.6, 1)
 PEG_RING: RGBA = (0.0, 0.0, 0.0, 1)  # dark ring round a peg: at least 3:1 against both squares
 PEG_RING_LIGHT: RGBA = (1.0, 1.0, 1.0, 1)  # a second, light ring so a black peg shows on a dark panel
 # The second cue on a peg: the colour's first letter(s) in the language shown. German "Grün" and
-# "Gelb" share a G, so they get two letters.
+# "Gelb" share a G, so they get two letters; English black is "Bk" (B is blue, and a family does
+# not read the printers' "K" as black).
 PEG_MARKS: dict[str, dict[str, str]] = {
-    "en": {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "white": "W", "black": "K"},
+    "en": {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "white": "W", "black": "Bk"},
     "de": {"red": "R", "blue": "B", "green": "Gr", "yellow": "Ge", "white": "W", "black": "S"},
 }
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from kivy.graphics import Color, Rectangle
+from kivy.graphics import Color, InstructionGroup, Line, Rectangle
 from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
@@ -260,13 +260,25 @@ class Choice(_Chooser, BoxLayout):
             button = BigButton(label, height=self.height, font_size=sp(17))
             button.choice_key = key
             button.bind(on_release=lambda b: self.select(b.choice_key))
+            button.bind(pos=lambda *_: self._show(), size=lambda *_: self._show())
+            with button.canvas.after:
+                button.choice_outline = InstructionGroup()
             self.buttons[key] = button
             self.add_widget(button)
         self._show()
 
     def _show(self) -> None:
+        # The chosen option is green AND outlined in white (a shape, not only a colour: green and
+        # grey are only about 1.3:1 apart in lightness).
         for key, button in self.buttons.items():
-            button.background_color = ACCENT if key == self.value else MUTED
+            chosen = key == self.value
+            button.background_color = ACCENT if chosen else MUTED
+            outline = button.choice_outline
+            outline.clear()
+            if chosen:
+                outline.add(Color(*theme.TEXT))
+                outline.add(Line(rectangle=(button.x + 3, button.y + 3, button.width - 6,
+                                            button.height - 6), width=2))
 
 
 class CycleButton(_Chooser, BigButton):
@@ -410,7 +422,7 @@ class Banner(BoxLayout):
         kwargs.setdefault("padding", (8, 6))
         super().__init__(height=0, opacity=0, **kwargs)
         self.kind: str | None = None
-        self.label = WrapLabel("", font_size=sp(theme.READABLE), bold=True)
+        self.label = WrapLabel("", font_size=sp(theme.BANNER), bold=True)
         self.add_widget(self.label)
         self.label.bind(height=self._fit)
         with self.canvas.before:

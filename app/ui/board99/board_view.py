@@ -1,7 +1,10 @@
 """The 10x10 board as players see it: printed numbers, pegs in their colours, highlighted holes.
 
-The squares and printed numbers are drawn once into an off-screen texture (an Fbo) and shown as a
-single picture; only the few things that change (highlights, pegs) are separate instructions. On a
+The squares and the printed numbers are drawn once into two off-screen textures (Fbos) and shown as
+two pictures with the highlights between them: a tint colours a square's ground, never its number, so
+the number keeps its contrast on an allowed or winning square (tests/test_board_contrast.py). An
+allowed square also gets a dark outline, so colour is not its only cue. Only the few things that
+change (highlights, pegs) are separate instructions. On a
 software GL renderer a hundred Label widgets and shapes cost tens of milliseconds per frame, and
 draw calls are what a Raspberry Pi's GPU likes least too. Touching a square calls ``on_hole(hole)``:
 with the simulated board that is a hand putting a peg in or taking it out.
@@ -27,6 +30,7 @@ ALLOWED = (0.30, 0.80, 0.30, 0.55)
 ATTENTION = (1.0, 0.50, 0.10, 0.6)
 WINNING = (1.0, 0.84, 0.0, 0.65)
 NUMBER_COLOUR = (0.15, 0.15, 0.15, 1)
+ALLOWED_OUTLINE = (0.05, 0.30, 0.08, 1)  # dark green: over 3:1 against the tinted square
 
 
 class BoardView(Widget):
@@ -43,10 +47,14 @@ class BoardView(Widget):
         self.winning: frozenset[int] = frozenset()
         self._picture_key: tuple[Any, ...] = ()
         self._fbo: Fbo | None = None
+        self._numbers_fbo: Fbo | None = None
         with self.canvas.before:
-            self._fbo_group = InstructionGroup()  # the Fbo renders in the normal render pass
+            self._fbo_group = InstructionGroup()  # the Fbos render in the normal render pass
             Color(1, 1, 1, 1)
-            self._picture = Rectangle()
+            self._picture = Rectangle()  # the squares
+            self._tints = InstructionGroup()  # highlights: over the squares, under the numbers
+            Color(1, 1, 1, 1)
+            self._numbers_picture = Rectangle()  # the printed numbers
         self.bind(pos=self._redraw, size=self._redraw)
 
     @property
@@ -101,6 +109,7 @@ class BoardView(Widget):
         self._picture_key = key
         cell = size / 10
         fbo = Fbo(size=(size, size))
+        numbers_fbo = Fbo(size=(size, size))
         font = round(max(sp(11), cell * 0.38))
         with fbo:
             ClearColor(0, 0, 0, 0)
@@ -110,6 +119,12 @@ class BoardView(Widget):
                 x, y = col * cell, size - (row + 1) * cell
                 Color(*(SQUARE_LIGHT if (row + col) % 2 == 0 else SQUARE_DARK))
                 Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
+        with numbers_fbo:
+            ClearColor(0, 0, 0, 0)
+            ClearBuffers()
+            for hole in range(100):
+                row, col = divmod(hole, 10)
+                x, y = col * cell, size - (row + 1) * cell
                 label = CoreLabel(text=str(self.numbers[hole]), font_size=font, bold=True)
                 label.refresh()
                 Color(*NUMBER_COLOUR)
@@ -118,8 +133,10 @@ class BoardView(Widget):
                           pos=(x + cell * 0.08, y + cell - texture.height - cell * 0.04))
         self._fbo_group.clear()
         self._fbo_group.add(fbo)
-        self._fbo = fbo
+        self._fbo_group.add(numbers_fbo)
+        self._fbo, self._numbers_fbo = fbo, numbers_fbo
         self._picture.texture = fbo.texture
+        self._numbers_picture.texture = numbers_fbo.texture
 
     def _redraw(self, *_: Any) -> None:
         self._paint_picture()
@@ -127,15 +144,23 @@ class BoardView(Widget):
         cell = self.cell
         self._picture.pos = (left, top - cell * 10)
         self._picture.size = (cell * 10, cell * 10)
+        self._numbers_picture.pos = self._picture.pos
+        self._numbers_picture.size = self._picture.size
+        self._tints.clear()
+        for holes, rgba in ((self.allowed, ALLOWED), (self.attention, ATTENTION),
+                            (self.winning, WINNING)):
+            if holes:
+                self._tints.add(Color(*rgba))
+                for hole in holes:
+                    x, y, size = self.hole_rect(hole)
+                    self._tints.add(Rectangle(pos=(x + 1, y + 1), size=(size - 2, size - 2)))
+        if self.allowed:  # the second cue: an allowed square is outlined, not only tinted
+            self._tints.add(Color(*ALLOWED_OUTLINE))
+            for hole in self.allowed:
+                x, y, size = self.hole_rect(hole)
+                self._tints.add(Line(rectangle=(x + 3, y + 3, size - 6, size - 6), width=2))
         self.canvas.after.clear()
         with self.canvas.after:
-            for holes, rgba in ((self.allowed, ALLOWED), (self.attention, ATTENTION),
-                                (self.winning, WINNING)):
-                if holes:
-                    Color(*rgba)
-                    for hole in holes:
-                        x, y, size = self.hole_rect(hole)
-                        Rectangle(pos=(x + 1, y + 1), size=(size - 2, size - 2))
             for hole in sorted(set(self.pegs) | set(self.sensed)):
                 x, y, size = self.hole_rect(hole)
                 r = size * 0.25
@@ -165,7 +190,9 @@ class BoardView(Widget):
         mark = theme.peg_mark(colour, language()) if colour else ""
         if not mark:
             return None
-        size = round(radius * (1.15 if len(mark) == 1 else 0.9))
+        # As big as the peg allows: one letter 1.5 radii (16-17 px on the 800x480 screen), two
+        # letters ("Gr", "Ge", "Bk") 1.2 radii (13 px); both still fit inside the coloured disc.
+        size = round(radius * (1.5 if len(mark) == 1 else 1.2))
         key = (mark, size)
         cache: dict[tuple[str, int], Any] = self.__dict__.setdefault("_marks", {})
         if key not in cache:

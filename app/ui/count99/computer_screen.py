@@ -106,7 +106,7 @@ class ComputerScreen(Screen):
             colour = CURSOR if slot == self.cursor else theme.CARD_FACE if mine else theme.BUTTON
             # The card's name big, its slot number small above it: a slot never reads as a card.
             big = sp(22 if cards <= HAND_COLUMNS else 17)
-            button = Tap(f"[size={int(big * 0.6)}]{slot + 1}[/size]\n[b]{card_name(card)}[/b]",
+            button = Tap(f"[size={max(13, int(big * 0.6))}]{slot + 1}[/size]\n[b]{card_name(card)}[/b]",
                          lambda s=slot: self.play_slot(s), font_size=big, background_color=colour,
                          markup=True, color=theme.readable_on(colour))
             button.disabled = not mine
@@ -121,6 +121,11 @@ class ComputerScreen(Screen):
                 self.choice_bar.add_widget(Tap(f"{value:+d}", lambda v=value: self.choose(v),
                                                background_color=CHOICE))
             self.choice_bar.add_widget(Tap(tr("Cancel"), self.cancel_choice))
+        elif table.winner is None:  # the one next step, as the board game's prompt says it
+            step = tr("Tap a card to play it.") if mine else tr("Wait for the others to play.")
+            self.next_step = Text(step, font_size=sp(theme.READABLE), halign="center",
+                                  color=theme.GOOD_TEXT if mine else theme.TEXT_MUTED)
+            self.choice_bar.add_widget(self.next_step)
         self.log_label.text = "\n".join(self.log[-LOG_LINES:])
 
     def report(self, events: list[object]) -> None:

@@ -21,7 +21,8 @@ class StatusPanel(BoxLayout):
         super().__init__(**kwargs)
         self.round_label = Text("", font_size=sp(18), halign="center", size_hint_y=None, height=30)
         self.count_label = Label(text="0", font_size=sp(140), bold=True)
-        self.turn_label = Text("", font_size=sp(22), halign="center", size_hint_y=None, height=64)
+        # up to four lines: "Du bist dran", "Richtung:", "gegen den Uhrzeigersinn" (wraps in the panel)
+        self.turn_label = Text("", font_size=sp(22), halign="center", size_hint_y=None, height=104)
         self.tokens_label = Text("", font_size=sp(18), halign="center", valign="top")
         for widget in (self.round_label, self.count_label, self.turn_label, self.tokens_label):
             self.add_widget(widget)
@@ -37,7 +38,10 @@ class StatusPanel(BoxLayout):
             self.turn_label.text = tr("{name} wins!", name=winner)
         elif table.turn is not None:
             who = tr("Your turn") if table.turn == you else tr("{name}'s turn", name=names[table.turn])
-            self.turn_label.text = f"{who}\n{direction_name(table.direction)}"
+            # "Direction:" keeps the second line from reading on from the first ("Du bist dran im
+            # Uhrzeigersinn")
+            direction = tr("Direction: {direction}", direction=direction_name(table.direction))
+            self.turn_label.text = f"{who}\n{direction}"
         entries = []
         for seat, name in enumerate(names):
             label = tr("You") if seat == you else name
