@@ -19,7 +19,7 @@ from aiohttp import web
 
 from app.club.hub import KINDS, HubStore, standings
 from app.store import StoredGame
-from app.web.server import SECURITY_HEADERS, STATIC, choose_language
+from app.web.server import SECURITY_HEADERS, STATIC, choose_language, html_page, language_switch
 from app.web.views import Tr, build_view
 
 HUB_STATIC = Path(__file__).parent / "static"
@@ -138,38 +138,18 @@ class HubWeb:
         _ = Tr(lang)
         tv = "tv" in request.query
         other = "de" if lang == "en" else "en"
-        from urllib.parse import urlencode
-
-        # keys and values re-encoded, then escaped for the attribute: a crafted query adds no markup
-        query = urlencode([(k, v) for k, v in request.query.items() if k != "lang"])
-        switch = html.escape("?" + (query + "&" if query else "") + f"lang={other}")
+        switch = language_switch(request.query, other)
         evening = html.escape(request.query.get("evening", ""))
         nav = (f'<nav aria-label="{_("Pages")}"><ul><li><a href="/?lang={lang}">{_("Live")}</a></li>'
                f'<li><a href="/standings?evening=all&amp;lang={lang}">{_("Season")}</a></li>'
                f'<li><a href="/standings.csv?evening={evening or "all"}">{_("CSV export")}</a></li>'
                f'<li><a href="{switch}" lang="{other}" hreflang="{other}">'
                f'{"Deutsch" if other == "de" else "English"}</a></li></ul></nav>')
-        text = f"""<!doctype html>
-<html lang="{lang}"{' class="tv"' if tv else ''}>
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>{html.escape(title)} · Table99</title>
-<link rel="stylesheet" href="/static/style.css">
-<link rel="stylesheet" href="/static/hub.css">
-<script src="/static/hub.js" defer></script>
-</head>
-<body>
-<a class="skip" href="#main">{_("Skip to the tables")}</a>
-<header><p class="brand">Table99 · {_("Club hub")}</p>{nav}</header>
-<main id="main" tabindex="-1">
-<h1>{html.escape(title)}</h1>
-<div id="panel" data-lang="{lang}">{body}</div>
-</main>
-</body>
-</html>
-"""
+        text = html_page(lang, tv, title, skip=_("Skip to the tables"), brand=f'Table99 · {_("Club hub")}',
+                         nav=nav, main=(f'<h1>{html.escape(title)}</h1>\n'
+                                        f'<div id="panel" data-lang="{lang}">{body}</div>'),
+                         head=('<link rel="stylesheet" href="/static/hub.css">\n'
+                               '<script src="/static/hub.js" defer></script>'))
         return web.Response(text=text, content_type="text/html")
 
     async def tv(self, request: web.Request) -> web.Response:

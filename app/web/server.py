@@ -438,35 +438,18 @@ class WebServer:
         tv = "tv" in request.query
         token = request.match_info["token"]
         other = "de" if lang == "en" else "en"
-        query = {k: v for k, v in request.query.items() if k != "lang"}
-        switch = "?" + "&".join([f"{k}={v}" if v else k for k, v in query.items()] + [f"lang={other}"])
+        switch = language_switch(request.query, other)
         boot_json = script_json(boot)
         nav = (f'<nav aria-label="{_("Pages")}"><ul>'
                f'<li><a href="/v/{token}/live{"?tv" if tv else ""}">{_("Live")}</a></li>'
                f'<li><a href="/v/{token}/">{_("All games")}</a></li>'
-               f'<li><a href="{html.escape(switch)}" lang="{other}" hreflang="{other}">'
+               f'<li><a href="{switch}" lang="{other}" hreflang="{other}">'
                f'{"Deutsch" if other == "de" else "English"}</a></li></ul></nav>')
-        text = f"""<!doctype html>
-<html lang="{lang}"{' class="tv"' if tv else ''}>
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>{html.escape(title)} · Table99</title>
-<link rel="stylesheet" href="/static/style.css">
-<script src="/static/app.js" defer></script>
-</head>
-<body>
-<a class="skip" href="#main">{_("Skip to the game")}</a>
-<header><p class="brand">Table99</p>{nav}</header>
-<main id="main" tabindex="-1">
-{body}
-</main>
-<div id="announce" class="sr-only" role="status" aria-live="polite" aria-atomic="true"></div>
-<script id="boot" type="application/json">{boot_json}</script>
-</body>
-</html>
-"""
+        text = html_page(lang, tv, title, skip=_("Skip to the game"), brand="Table99", nav=nav, main=body,
+                         head='<script src="/static/app.js" defer></script>',
+                         after=('<div id="announce" class="sr-only" role="status" aria-live="polite" '
+                                f'aria-atomic="true"></div>\n<script id="boot" type="application/json">'
+                                f'{boot_json}</script>'))
         response = web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
         if request.query.get("lang") in LANGUAGES:
             response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="Strict", httponly=True)
@@ -675,6 +658,41 @@ class WebServer:
         log.info("web: %s %s on game %s by device %s", kind, op, game_id, device.id)
         return web.json_response({"ok": True, **result})
 
+
+
+def language_switch(query: Any, other: str) -> str:
+    """The same page in the other language, for an href: the query kept but re-encoded and
+    escaped, so a crafted query string adds no markup (bare keys such as ``?tv`` stay bare)."""
+    from urllib.parse import quote
+
+    parts = [quote(k) + (f"={quote(v)}" if v else "") for k, v in query.items() if k != "lang"]
+    return html.escape("?" + "&".join([*parts, f"lang={other}"]))
+
+
+def html_page(lang: str, tv: bool, title: str, *, skip: str, brand: str, nav: str, main: str,
+              head: str = "", after: str = "") -> str:
+    """The page around a view, shared by the table's web display and the club hub: the same
+    skip link, header, landmarks and stylesheet, no inline script."""
+    return f"""<!doctype html>
+<html lang="{lang}"{' class="tv"' if tv else ''}>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>{html.escape(title)} · Table99</title>
+<link rel="stylesheet" href="/static/style.css">
+{head}
+</head>
+<body>
+<a class="skip" href="#main">{skip}</a>
+<header><p class="brand">{brand}</p>{nav}</header>
+<main id="main" tabindex="-1">
+{main}
+</main>
+{after}
+</body>
+</html>
+"""
 
 def script_json(data: Any) -> str:
     """JSON for a <script type="application/json"> block: every "<" escaped, so no text in it (a
