@@ -1,12 +1,16 @@
 """Real photos: calibrate on one gobonline photo, read the others by their grid corners.
 
     .venv/bin/python benchmarks/vision_real_photos.py [--shared ../shared] [--calibrate PHOTO] [--details]
+        [--quartiles]
 
 By default every photo that can calibrate (its ground truth shows every stone colour of the set:
 a calibration needs one peg of each player) calibrates in turn and the other six photos are read
 with that one profile (leave-one-out). It prints the share of intersections read correctly per
 calibration photo and per photo read, the mean and the worst calibration, and which
-intersections were wrong or unsure. ``--calibrate PHOTO`` runs just one calibration.
+intersections were wrong or unsure, and per photo read its worst figure over the accepted
+calibrations (the issue's goal: no photo below 99 %). ``--calibrate PHOTO`` runs just one
+calibration; ``--quartiles`` samples the nine-number quartile features of the peg board's guided
+path instead of the medians (for comparison: it reads these photos worse, see docs/vision.md).
 
 Why leave-one-out: the thresholds in ``vision/`` were chosen while looking at these photos, so a
 figure from one favourite calibration photo flatters the method; calibrating on each usable photo
@@ -89,7 +93,9 @@ def can_calibrate(truth: GroundTruth, colours: set[str]) -> bool:
     return colours <= set(truth.letters)
 
 
-def calibrate(folder: Path, truth: GroundTruth, labelled: bool = False) -> BoardProfile:
+def calibrate(
+    folder: Path, truth: GroundTruth, labelled: bool = False, quartiles: bool = False
+) -> BoardProfile:
     """A profile from one photo, learnt the way the app's calibration learns it.
 
     The empty intersections teach "empty" (``learn_empty``); then, per colour, the photo with only
@@ -98,7 +104,8 @@ def calibrate(folder: Path, truth: GroundTruth, labelled: bool = False) -> Board
     So a stone the app would not notice (washed out by glare) teaches nothing, and a photo
     whose stones of some colour all go unnoticed is refused with the app's own ``ProfileError``.
     ``labelled``: learn every stone from the ground truth instead (``learn_labelled``), for
-    comparison with the figures before 2026-11.
+    comparison with the figures before 2026-11. ``quartiles``: nine numbers per hole (lower
+    quartile, median, upper quartile of the disc) as the peg board's guided calibration samples.
     """
     import numpy as np
 
@@ -107,7 +114,7 @@ def calibrate(folder: Path, truth: GroundTruth, labelled: bool = False) -> Board
     from vision.reader import read_image
 
     rows, cols = truth.size
-    profile = BoardProfile(rows=rows, cols=cols)
+    profile = BoardProfile(rows=rows, cols=cols, features=9 if quartiles else 3)
     first = read_image(_image(folder, Path(truth.file_name).name), profile, corners=list(truth.corners))
     assert first.features is not None
     if labelled:
@@ -121,17 +128,21 @@ def calibrate(folder: Path, truth: GroundTruth, labelled: bool = False) -> Board
 
 
 def read_others(
-    folder: Path, truths: dict[str, GroundTruth], calibration_photo: str, labelled: bool = False
+    folder: Path,
+    truths: dict[str, GroundTruth],
+    calibration_photo: str,
+    labelled: bool = False,
+    quartiles: bool = False,
 ) -> Calibration:
     from vision.profile import ProfileError
     from vision.reader import read_image
 
     refused = ""
     try:
-        profile = calibrate(folder, truths[calibration_photo], labelled)
+        profile = calibrate(folder, truths[calibration_photo], labelled, quartiles)
     except ProfileError as exc:  # what the app says; read anyway with the labels, to show why
         refused = str(exc)
-        profile = calibrate(folder, truths[calibration_photo], labelled=True)
+        profile = calibrate(folder, truths[calibration_photo], labelled=True, quartiles=quartiles)
     results = []
     for name, truth in truths.items():
         if name == calibration_photo:
@@ -146,13 +157,27 @@ def run(folder: Path, calibration_photo: str = CALIBRATION_PHOTO) -> tuple[list[
     return read_others(folder, load_truths(folder), calibration_photo).results, calibration_photo
 
 
-def leave_one_out(folder: Path, labelled: bool = False) -> tuple[list[Calibration], list[str]]:
+def leave_one_out(
+    folder: Path, labelled: bool = False, quartiles: bool = False
+) -> tuple[list[Calibration], list[str]]:
     """Every photo that can calibrate does so in turn; returns the runs and the photos left out."""
     truths = load_truths(folder)
     colours = {letter for t in truths.values() for letter in t.letters} - {"."}
     usable = [name for name, t in truths.items() if can_calibrate(t, colours)]
     left_out = [name for name in truths if name not in usable]
-    return [read_others(folder, truths, name, labelled) for name in usable], left_out
+    return [read_others(folder, truths, name, labelled, quartiles) for name in usable], left_out
+
+
+def worst_per_photo(runs: list[Calibration]) -> dict[str, tuple[float, str]]:
+    """Per photo read: its lowest share over the accepted calibrations, and which one that was."""
+    worst: dict[str, tuple[float, str]] = {}
+    for run in runs:
+        if run.refused:
+            continue
+        for r in run.results:
+            if r.name not in worst or r.score.share < worst[r.name][0]:
+                worst[r.name] = (r.score.share, run.photo)
+    return worst
 
 
 def locate_by_stickers(folder: Path) -> list[tuple[str, dict[str, float | None]]]:
@@ -228,6 +253,15 @@ def print_summary(runs: list[Calibration], left_out: list[str]) -> None:
             f"{label}: MEAN {100 * sum(shares) / len(shares):.2f}%  MIN {100 * worst.share:.2f}% "
             f"({worst.photo})  over {len(group)} calibrations, {sum(r.total for r in group)} intersections"
         )
+    per_photo = worst_per_photo(runs)
+    below = [name for name, (share, _) in per_photo.items() if share < 0.99]
+    print("worst per photo read (accepted calibrations; goal: none below 99 %):")
+    for name, (share, photo) in sorted(per_photo.items()):
+        print(f"  {name:26s} {100 * share:6.2f}%  (calibrated on {photo})")
+    print(
+        f"photos below 99 %: {len(below)} of {len(per_photo)}"
+        + (f" ({', '.join(sorted(below))})" if below else "")
+    )
 
 
 def main() -> int:
@@ -241,17 +275,22 @@ def main() -> int:
     parser.add_argument(
         "--labelled", action="store_true", help="learn every stone from the ground truth, not as the app does"
     )
+    parser.add_argument(
+        "--quartiles",
+        action="store_true",
+        help="sample quartiles (nine numbers) as the peg board's path does",
+    )
     args = parser.parse_args()
     folder = args.shared / "datasets" / "gobonline"
     if args.calibrate:
-        one = read_others(folder, load_truths(folder), args.calibrate, args.labelled)
+        one = read_others(folder, load_truths(folder), args.calibrate, args.labelled, args.quartiles)
         if one.refused:
             print(f"REFUSED by the app's calibration: {one.refused}; forced with the ground truth's labels")
         print(f"calibrated on {one.photo}; reading {len(one.results)} photos by their grid corners")
         print_details(one)
         print(f"TOTAL {one.correct}/{one.total} = {100 * one.share:.2f}% of intersections read correctly")
         return 0
-    runs, left_out = leave_one_out(folder, args.labelled)
+    runs, left_out = leave_one_out(folder, args.labelled, args.quartiles)
     print_summary(runs, left_out)
     if args.locate:
         print("locating by the stickers alone (measured in one photo): largest grid error in pitches")

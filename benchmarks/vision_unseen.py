@@ -1,8 +1,8 @@
-"""Boards the reader has never seen: twelve setups drawn by a second renderer, calibrated the
-app's way on one set of pictures and read on different ones (issue 13).
+"""Boards the reader has never seen: twenty-four setups drawn by a second renderer, calibrated
+the app's way on one set of pictures and read on different ones (issue 13).
 
     .venv/bin/python benchmarks/vision_unseen.py [--pictures 25] [--clips 3] [--setups NAME,...]
-        [--cache DIR] [--jobs 2]
+        [--cache DIR] [--jobs 2] [--seed-offset N] [--calibrate-only DRAWS]
 
 The renderer (``benchmarks/unseen_board.py``) is not the one the reader was developed on
 (``tests/render_board.py``): a pinhole camera at a height and tilt, pegs 0.15-0.45 pitch of three
@@ -14,8 +14,10 @@ Per setup:
 
 1. calibration as the app does it (``CalibrationSession``): stickers where the sheet says (keep
    the holes), the empty board, then each colour's peg in the hole the app names, earlier pegs
-   left on the board; the camera does not move between these pictures. Its outcome (learnt, hard
-   colours, or the refusal's sentence) is printed;
+   left on the board; the camera does not move between these pictures, and each step takes
+   ``FRAMES`` (5) frames of the still board, as the app's screen does. Its outcome (learnt,
+   hard colours, or the refusal's sentence) is printed; ``--calibrate-only DRAWS`` does only
+   this, for every setup drawn DRAWS times (the share of setups the calibration succeeds on);
 2. ``--pictures`` other pictures (0-60 pegs of the setup's colours, the camera moved by up to
    12 mm and 3 degrees, the light 0.8-1.15, sun and glare elsewhere) read one by one: holes read
    wrong with confidence, and unsure;
@@ -63,20 +65,27 @@ def calibrate(setup, cache: Path | None):  # type: ignore[no-untyped-def]
     """The app's way; returns (profile or None, the session, the sentence of every outcome)."""
     import unseen_board as ub
 
-    from vision.calibration_session import CalibrationSession
+    from vision.calibration_session import FRAMES, CalibrationSession
     from vision.profile import default_profile
+
+    def frames(pegs: dict[int, str], step: int) -> list:  # type: ignore[type-arg]
+        # the still board as the camera delivers it, FRAMES frames in a row (own sensor noise)
+        return [
+            _frame(setup, ub.Shot(pegs=dict(pegs), seed=1000, frame=10 * step + j), cache)
+            for j in range(FRAMES)
+        ]
 
     session = CalibrationSession(default_profile(), [(ub.LETTERS[c], c) for c in setup.colours])
     session.keep_corners()  # the stickers are where the sheet says
     said = []
-    outcome = session.learn_empty(_frame(setup, ub.Shot(seed=1000, frame=0), cache))
+    outcome = session.learn_empty(frames({}, 0))
     said.append(outcome)
     if not outcome.ok:
         return None, session, said
     pegs: dict[int, str] = {}
     for k, (_letter, name) in enumerate(session.colours):
         pegs[session.targets[k]] = name
-        outcome = session.learn_colour(_frame(setup, ub.Shot(pegs=dict(pegs), seed=1000, frame=k + 1), cache))
+        outcome = session.learn_colour(frames(pegs, k + 1))
         said.append(outcome)
         if not outcome.ok:
             return None, session, said
@@ -90,6 +99,29 @@ def sentence(outcome) -> str:  # type: ignore[no-untyped-def]
         return MESSAGES.get(outcome.message, outcome.message).format(**outcome.values)
     except (KeyError, IndexError):
         return outcome.message
+
+
+DRAW_STRIDE = 10000  # seed distance between two draws of the same setup (other grain, lamp, pictures)
+
+
+def calibrate_only(args: tuple[str, int, str | None, int]) -> list[tuple[int, bool, list[str]]]:
+    """Calibrate ``draws`` draws of one setup the app's way: (seed, succeeded, what was said)."""
+    from dataclasses import replace
+
+    import cv2
+    import unseen_board as ub
+
+    cv2.setNumThreads(1)
+    name, draws, cache_dir, offset = args
+    cache = Path(cache_dir) if cache_dir else None
+    base = next(s for s in ub.setups() if s.name == name)
+    out = []
+    for d in range(draws):
+        setup = replace(base, seed=base.seed + offset + DRAW_STRIDE * d)
+        profile, _session, said = calibrate(setup, cache)
+        texts = [sentence(o) for o in said if not o.ok or o.message == "colour-learnt-hard"]
+        out.append((setup.seed, profile is not None, texts))
+    return out
 
 
 def run_setup(args: tuple[str, int, int, str | None, int]) -> dict[str, object]:
@@ -184,6 +216,14 @@ def main() -> int:
         help="draw every setup again with its seed moved by this much: other wood grain, lamp"
         " position and pictures (0 = the pictures used while developing; see docs/vision.md)",
     )
+    parser.add_argument(
+        "--calibrate-only",
+        type=int,
+        default=0,
+        metavar="DRAWS",
+        help="only calibrate, each setup drawn DRAWS times (seeds moved by 10000 each): the share"
+        " of setups the app's calibration succeeds on, with every refusal's sentence",
+    )
     args = parser.parse_args()
     names = [s.name for s in ub.setups()]
     if args.setups:
@@ -196,6 +236,26 @@ def main() -> int:
     cache = None if args.no_cache else args.cache
     if cache:
         Path(cache).mkdir(parents=True, exist_ok=True)
+    if args.calibrate_only:
+        jobs = [(n, args.calibrate_only, cache, args.seed_offset) for n in names]
+        if args.jobs > 1:
+            from multiprocessing import Pool
+
+            with Pool(args.jobs) as pool:
+                results = pool.map(calibrate_only, jobs)
+        else:
+            results = [calibrate_only(j) for j in jobs]
+        good = total = 0
+        for n, draws in zip(names, results, strict=True):
+            for seed, ok, texts in draws:
+                total += 1
+                good += ok
+                print(f"{n:28s} seed {seed:6d} {'ok' if ok else 'REFUSED'}")
+                for text in texts:
+                    print(f"    said: {text}")
+        share = 100 * good / max(1, total)
+        print(f"total: calibration succeeded on {good}/{total} drawn setups ({share:.1f}%)")
+        return 0
     work = [(n, args.pictures, args.clips, cache, args.seed_offset) for n in names]
     if args.jobs > 1:
         from multiprocessing import Pool

@@ -4,6 +4,7 @@ pegs' size is measured, and every refusal says what is wrong."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -273,3 +274,171 @@ def test_red_pegs_on_reddish_wood_are_read_or_the_refusal_says_what_to_change() 
     letters = read_image(render(game), session.profile).letters
     assert all(got in ("?", want) for got, want in zip(letters, truth_letters(game), strict=True))
     assert sum(got == "?" for got in letters) <= 3
+
+
+def test_a_step_learns_the_mean_of_its_frames_not_one_frame_s_noise() -> None:
+    # five frames of the still board, each with its own sensor noise: the holes' own empty looks
+    # come out closer to the noiseless board's than from any one frame (the mean has less noise)
+    noisy = [render(replace(BASE, noise=9.0, frame=k)) for k in range(5)]
+    clean = started([("R", "red")]).profile.empty_holes
+    errors = []
+    for frames in ([noisy[0]], noisy):
+        session = CalibrationSession(default_profile(), colours=[("R", "red")])
+        session.keep_corners()
+        assert session.learn_empty(frames).ok
+        own = np.asarray(session.profile.empty_holes)
+        errors.append(float(np.median(np.abs(own - np.asarray(clean)))))
+    assert errors[1] < 0.7 * errors[0], errors
+
+
+def test_frames_in_which_something_moved_are_refused_as_moved() -> None:
+    session = CalibrationSession(default_profile(), colours=[("R", "red")])
+    session.keep_corners()
+    frames = [render(BASE), render(BASE), render(replace(BASE, shift=(6.0, 0.0)))]
+    outcome = session.learn_empty(frames)
+    assert not outcome.ok and outcome.message == "moved" and session.step is Step.EMPTY
+    assert session.learn_empty(frames[:2]).ok
+    hole = session.targets[0]
+    peg = render(replace(BASE, pegs={hole: "red"}))
+    moved = render(replace(BASE, pegs={hole: "red"}, shift=(0.0, 6.0)))
+    assert session.learn_colour([peg, moved]).message == "moved"
+    # the peg put in while the pictures were taken: their mean would hold half a peg
+    before = render(replace(BASE, pegs={}, frame=1))
+    assert session.learn_colour([before, peg, peg]).message == "moved"
+    noisy = [render(replace(BASE, pegs={hole: "red"}, noise=4.0, jpeg=60, frame=k)) for k in range(5)]
+    assert session.learn_colour(noisy).ok  # sensor noise and JPEG are no movement
+
+
+def test_a_pale_peg_on_pale_wood_is_measured_not_taken_for_no_peg() -> None:
+    # a white peg on birch under a warm lamp brightens the wood by only ~15 %; it covers the
+    # dark hole. Measured as "no peg", the disc stayed 0.56 pitch across and the white peg of
+    # birch-pale-pegs-warm was refused in every draw ("No peg seen in row 3, column 3")
+    import cv2
+
+    empty = np.full((61, 61, 3), (108, 171, 226), np.uint8)
+    cv2.circle(empty, (30, 30), 4, (17, 27, 36), -1)
+    for radius in (6, 9):
+        peg = empty.copy()
+        cv2.circle(peg, (30, 30), radius, (126, 196, 246), -1)
+        measured = measure_peg(peg, empty, (30, 30), 48)
+        assert measured is not None and abs(measured[2] * 48 - radius) <= 1.5, measured
+
+
+def test_the_light_s_warmth_is_read_on_the_stickers_paper_and_named_in_the_refusal() -> None:
+    from vision.calibration_session import WARM, paper_warmth
+    from vision.markers import MarkerFinder
+
+    finder = MarkerFinder()
+    warm_scene = replace(BASE, warmth=1.0)
+    cool, warm = render(BASE), render(warm_scene)
+    assert abs(paper_warmth(cool, finder.find(cool)) or 0.0) < WARM / 2
+    assert (paper_warmth(warm, finder.find(warm)) or 0.0) > WARM
+    # the same refusal as above (a red peg where blue is asked), under a warm lamp: the
+    # sentence says that the light may be the cause and what to change
+    session = started([("R", "red"), ("B", "blue")], warm_scene)
+    red_hole, blue_hole = session.targets
+    assert session.learn_colour(render(replace(warm_scene, pegs={red_hole: "red"}))).ok
+    outcome = session.learn_colour(render(replace(warm_scene, pegs={red_hole: "red", blue_hole: "red"})))
+    assert not outcome.ok and outcome.message == "looks-like-other-warm" and outcome.values["other"] == "red"
+
+
+def test_two_tall_pegs_fit_the_lean_so_each_disc_stays_on_its_head() -> None:
+    # tees seen at an angle lean away from the point below the camera (at 4.5, 12 here), the
+    # more the farther they stand: k * (p - n). Two pegs five holes apart lean differently; their
+    # mean shift put each disc a tenth of a pitch off a 0.15-pitch head
+    from vision.calibration import fit_head_shift
+
+    k, nadir = 0.04, (4.5, 12.0)
+    holes = [(2.0, 2.0), (7.0, 2.0)]
+    shifts = [(k * (x - nadir[0]), k * (y - nadir[1])) for x, y in holes]
+    fk, mx, my = fit_head_shift(holes, shifts)
+    for (x, y), (sx, sy) in zip(holes, shifts, strict=True):
+        assert abs(fk * x - mx - sx) < 1e-6 and abs(fk * y - my - sy) < 1e-6
+    assert fit_head_shift(holes[:1], shifts[:1]) == (0.0, -shifts[0][0], -shifts[0][1])
+
+
+@pytest.mark.parametrize(("lean", "features"), [(0.04, 9), (0.0, 18)])
+def test_pegs_that_lean_across_the_board_are_read_by_their_head_alone(
+    monkeypatch: pytest.MonkeyPatch, lean: float, features: int
+) -> None:
+    # heads 0.16 pitch across leaning 0.04 pitch per hole from the point below the camera: the
+    # hole beside the head shows the head at one place and the stem at another, so one example
+    # cannot teach the hole's look (yellow golf tees far from theirs were read as empty)
+    import vision.calibration as calibration
+
+    def leaning_peg(peg, empty, centre, pitch):  # type: ignore[no-untyped-def]
+        col, row = (centre[0] / pitch - 0.75, centre[1] / pitch - 0.75)
+        return lean * (col - 4.5), lean * (row - 12.0), 0.08
+
+    built = []
+
+    def learn(self, base):  # type: ignore[no-untyped-def]
+        built.append(base.features)
+        return calibration_session.Outcome(True, "colour-learnt")
+
+    from vision import calibration_session
+
+    monkeypatch.setattr(calibration, "measure_peg", leaning_peg)
+    monkeypatch.setattr(calibration_session.CalibrationSession, "_learn", learn)
+    session = started([("R", "red"), ("B", "blue")])
+    red_hole, blue_hole = session.targets
+    assert session.learn_colour(render(replace(BASE, pegs={red_hole: "red"}))).ok
+    assert built[-1] == 18  # one peg: no lean can be told
+    assert session.learn_colour(render(replace(BASE, pegs={red_hole: "red", blue_hole: "blue"}))).ok
+    assert built[-1] == features
+
+
+@pytest.mark.parametrize("kind", ["jitter", "noise", "exposure"])
+def test_a_shaking_stand_a_noisy_webcam_or_changing_exposure_is_not_movement(kind: str) -> None:
+    """Review finding 3: fixed levels without brightness correction refused every step with
+    ordinary cameras: half a pixel of camera jitter, heavy noise at 640x480, exposure drift."""
+    import cv2
+
+    from vision.calibration_session import still_picture
+
+    size = (640, 480)
+    scene = replace(BASE, size=size, rotation=-3, tilt=0.2)
+    base = render(scene)
+    if kind == "jitter":
+        shifts = [np.float32([[1, 0, 0.5 * (k % 2)], [0, 1, 0.3 * (k % 2)]]) for k in range(5)]
+        frames = [cv2.warpAffine(base, m, size, borderMode=cv2.BORDER_REPLICATE) for m in shifts]
+    elif kind == "noise":
+        frames = [render(replace(scene, noise=14.0, frame=k)) for k in range(5)]
+    else:
+        gains = [1 + 0.2 * k / 4 for k in range(5)]
+        frames = [np.clip(base.astype(np.float32) * g, 0, 255).astype(np.uint8) for g in gains]
+    assert still_picture(frames) is not None
+    # ... while a peg put in between the frames still is
+    hole = CalibrationSession(default_profile(), colours=[("R", "red")]).targets[0]
+    peg = render(replace(scene, pegs={hole: "red"}))
+    assert still_picture([frames[0], frames[1], peg, peg, peg]) is None
+
+
+def test_a_head_only_profile_is_saved_loaded_and_reads_its_pegs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """End to end (review nit 10: the test above stubs the learning): pegs that lean give a
+    9-number profile; it is learnt, saved, loaded and reads its own pegs without a wrong hole."""
+    import vision.calibration as calibration
+    from vision.profile import load_profile
+    from vision.reader import read_image
+
+    def leaning_peg(peg, empty, centre, pitch):  # type: ignore[no-untyped-def]
+        col, row = (centre[0] / pitch - 0.75, centre[1] / pitch - 0.75)
+        return 0.03 * (col - 4.5), 0.03 * (row - 12.0), 0.12
+
+    monkeypatch.setattr(calibration, "measure_peg", leaning_peg)
+    session = started([("R", "red"), ("B", "blue")])
+    red_hole, blue_hole = session.targets
+    pegs = {red_hole: "red", blue_hole: "blue"}
+    assert session.learn_colour(render(replace(BASE, pegs={red_hole: "red"}))).ok
+    assert session.learn_colour(render(replace(BASE, pegs=pegs))).ok
+    assert session.save(tmp_path / "p.json").ok
+    profile = load_profile(tmp_path / "p.json")
+    assert profile.features == 9 and profile.letters() == {"R": "red", "B": "blue"}
+    game = {red_hole: "red", blue_hole: "blue", red_hole + 10: "blue", blue_hole + 10: "red"}
+    letters = read_image(render(replace(BASE, pegs=game, frame=2)), profile).letters
+    truth = truth_letters(replace(BASE, pegs=game))
+    wrong = [h for h, (got, want) in enumerate(zip(letters, truth, strict=True)) if got not in ("?", want)]
+    assert wrong == []
+    assert letters[red_hole] == "R" and letters[blue_hole] == "B"

@@ -16,6 +16,9 @@ from tests.render_board import SMALL, Scene, render, small_profile, truth_letter
 PEGS = {0: "red", 11: "blue", 57: "green", 99: "yellow"}
 
 
+RED_HOLE, BLUE_HOLE = 22, 27  # where the guided calibration asks for the first two colours
+
+
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, Path]:
     paths = {
@@ -26,17 +29,19 @@ def files(tmp_path: Path) -> dict[str, Path]:
         "profile": tmp_path / "profile.json",
     }
     cv2.imwrite(str(paths["empty"]), render(Scene(size=SMALL)))
-    cv2.imwrite(str(paths["red"]), render(Scene(size=SMALL, pegs={3: "red", 40: "red"})))
-    cv2.imwrite(str(paths["blue"]), render(Scene(size=SMALL, pegs={14: "blue"})))
+    cv2.imwrite(str(paths["red"]), render(Scene(size=SMALL, pegs={RED_HOLE: "red"})))
+    cv2.imwrite(str(paths["blue"]), render(Scene(size=SMALL, pegs={RED_HOLE: "red", BLUE_HOLE: "blue"})))
     cv2.imwrite(
         str(paths["game"]), render(Scene(size=SMALL, pegs={0: "red", 1: "blue", 99: "blue"}, tilt=0.4))
     )
     return paths
 
 
-def test_calibrate_then_read_prints_exactly_the_json_shape(
+def test_calibrate_walks_the_guided_steps_then_read_prints_exactly_the_json_shape(
     files: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
+    assert main(["vision", "calibrate", "--plan", "--peg", "red:a", "--peg", "blue:b"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["red: row 3, column 3", "blue: row 3, column 8"]
     argv = [
         "vision",
         "calibrate",
@@ -45,18 +50,66 @@ def test_calibrate_then_read_prints_exactly_the_json_shape(
         "--empty",
         str(files["empty"]),
         "--peg",
-        f"R=red:{files['red']}",
+        f"red:{files['red']}",
         "--peg",
         f"B=blue:{files['blue']}",
     ]
     assert main(argv) == 0
-    assert "red: learnt from 2 pegs" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Colour red learnt" in out and "Colour blue learnt" in out and "profile written" in out
     assert main(["vision", "read", str(files["game"]), "--profile", str(files["profile"]), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"holes", "unsure"}
     want = [["."] * 10 for _ in range(10)]
     want[0][0], want[0][1], want[9][9] = "R", "B", "B"
     assert data == {"holes": want, "unsure": []}
+
+
+def test_calibrate_refuses_a_peg_in_another_hole_with_the_sentence_and_writes_nothing(
+    files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the unguided learner took any changed hole; the guided steps look only where they asked
+    wrong = tmp_path / "wrong.png"
+    cv2.imwrite(str(wrong), render(Scene(size=SMALL, pegs={RED_HOLE + 2: "red"})))
+    argv = ["vision", "calibrate", "--out", str(files["profile"]), "--empty", str(files["empty"])]
+    assert main([*argv, "--peg", f"red:{wrong}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "No peg seen in row 3, column 3" in err and len(err.splitlines()) == 1
+    assert not files["profile"].exists()
+
+
+def test_calibrate_live_asks_again_after_a_refusal_and_skips_on_s(files: dict[str, Path]) -> None:
+    # a user at the terminal: Enter before the red peg is in (refused), Enter again with it in,
+    # "s" for blue; each Enter takes FRAMES frames from the camera
+    from app.commands.vision_calibrate import live
+    from vision.calibration_session import FRAMES
+    from vision.profile import default_profile
+
+    board = {"pegs": {}}
+    answers = iter(["", "", "", "s"])
+    prompts: list[str] = []
+    said: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        answer = next(answers)
+        if len(prompts) == 3:
+            board["pegs"] = {RED_HOLE: "red"}  # the peg goes in after the first refusal
+        return answer
+
+    class Camera:
+        reads = 0
+
+        def read(self) -> np.ndarray:
+            Camera.reads += 1
+            return render(Scene(size=SMALL, pegs=dict(board["pegs"]), frame=Camera.reads % 3))
+
+    session = live(default_profile(), Camera(), ask, said.append, [("R", "red"), ("B", "blue")])
+    assert session is not None and session.profile.letters() == {"R": "red"}
+    assert Camera.reads == 3 * FRAMES
+    assert "row 3, column 3" in prompts[1] and prompts[1] == prompts[2] and "blue" in prompts[3]
+    assert said[0] == "Empty holes learnt." and said[1].startswith("No peg seen in row 3, column 3")
+    assert said[2].startswith("Colour red learnt")
 
 
 def test_read_reports_unsure_holes_by_row_and_column(
@@ -144,6 +197,8 @@ def test_read_any_grid_by_its_corners_without_stickers(
         (["vision", "read", "IMAGE", "--grid", "9x9", "--corners", "1,2 3,4"], "--corners"),
         (["vision", "read", "IMAGE", "--grid", "ninexnine", "--corners", "1,2 3,4 5,6 7,8"], "--grid"),
         (["vision", "calibrate", "--out", "x.json", "--empty", "IMAGE", "--peg", "red.png"], "--peg"),
+        (["vision", "calibrate", "--out", "x.json", "--peg", "red:IMAGE"], "--camera"),
+        (["vision", "calibrate", "--camera", "picamera"], "--out"),
         (["vision"], "read|calibrate|watch"),
     ],
 )
@@ -310,3 +365,112 @@ def test_annotations_speak_the_apps_language_in_letters_opencv_can_draw() -> Non
     assert (plain != english).any() and (english != german).any()
     # the status line is the only difference: the holes are drawn the same
     assert (plain[100:] == english[100:]).all() and (plain[100:] == german[100:]).all()
+
+
+def test_calibrate_pictures_of_different_sizes_are_one_line_not_a_traceback(
+    files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review finding 5: a step's pictures of different sizes ended in a ValueError traceback."""
+    half = tmp_path / "empty_half.png"
+    cv2.imwrite(str(half), cv2.resize(render(Scene(size=SMALL)), None, fx=0.5, fy=0.5))
+    argv = ["vision", "calibrate", "--out", str(files["profile"]), "--empty", str(files["empty"])]
+    assert main([*argv, "--empty", str(half), "--peg", f"red:{files['red']}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "differ in size" in err and len(err.splitlines()) == 1
+    assert not files["profile"].exists()
+
+
+@pytest.mark.parametrize("stop", [EOFError, KeyboardInterrupt])
+def test_calibrate_live_with_input_closed_or_ctrl_c_stops_and_writes_nothing(
+    stop: type[BaseException], files: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Review finding 5: ``calibrate --camera IMG < /dev/null`` ended in an EOFError traceback."""
+
+    def closed(prompt: str = "") -> str:
+        raise stop
+
+    monkeypatch.setattr("builtins.input", closed)
+    argv = ["vision", "calibrate", "--out", str(files["profile"]), "--camera", str(files["empty"])]
+    assert main(argv) == 1
+    assert "stopped: nothing written" in capsys.readouterr().out
+    assert not files["profile"].exists()
+
+
+@pytest.mark.parametrize("name", ["rot", "purple", "redd"])
+def test_calibrate_refuses_a_colour_name_players_cannot_pick(
+    name: str, files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review finding 6: any name was taken (its first letter became the letter)."""
+    argv = ["vision", "calibrate", "--out", str(files["profile"]), "--empty", str(files["empty"])]
+    assert main([*argv, "--peg", f"{name}:{files['red']}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert repr(name) in err and "red" in err and "blue" in err and len(err.splitlines()) == 1
+    assert not files["profile"].exists()
+    assert main(["vision", "calibrate", "--plan", "--peg", f"{name}:x.png"]) == 2
+
+
+def test_calibrate_takes_a_colour_name_in_capitals_as_that_colour(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["vision", "calibrate", "--out", str(files["profile"]), "--empty", str(files["empty"])]
+    assert main([*argv, "--peg", f"Red:{files['red']}"]) == 0
+    assert json.loads(files["profile"].read_text())["colours"]["R"]["name"] == "red"
+
+
+def test_calibrate_live_drops_the_frames_a_webcam_buffered_before_enter(files: dict[str, Path]) -> None:
+    """Review finding 4: OpenCV's V4L2 backend keeps about four frames; taken right after Enter
+    they show the board as it was before (here: no peg yet), so every step was refused."""
+    from app.commands.vision_calibrate import live
+    from vision.profile import default_profile
+
+    before = render(Scene(size=SMALL))
+    now = {"pegs": {}}
+    answers = iter(["", ""])
+
+    class Webcam:
+        realtime = True
+
+        def __init__(self) -> None:
+            self.buffered = 0
+
+        def read(self) -> np.ndarray:
+            if self.buffered:  # what the driver kept from before Enter
+                self.buffered -= 1
+                return before
+            return render(Scene(size=SMALL, pegs=dict(now["pegs"]), frame=1))
+
+    camera = Webcam()
+
+    def ask(prompt: str) -> str:
+        answer = next(answers)
+        if "row 3, column 3" in prompt:
+            now["pegs"] = {RED_HOLE: "red"}  # the peg goes in, then Enter ...
+            camera.buffered = 4  # ... but the driver still holds four frames without it
+        return answer
+
+    said: list[str] = []
+    session = live(default_profile(), camera, ask, said.append, [("R", "red")])
+    assert session is not None and session.profile.letters() == {"R": "red"}, said
+
+
+def test_plan_without_pegs_says_to_give_the_same_peg_list(capsys: pytest.CaptureFixture[str]) -> None:
+    """Review nit 7: the holes follow the order of the colours learnt; files may skip some."""
+    assert main(["vision", "calibrate", "--plan"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "red: row 3, column 3" and "same --peg list" in lines[-1]
+    assert main(["vision", "calibrate", "--plan", "--peg", "blue:x.png"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["blue: row 3, column 3"]
+
+
+def test_calibrate_live_without_a_picture_names_the_camera_option(files: dict[str, Path]) -> None:
+    """Review nit 8: the CLI takes --camera, not the config's [board.camera]."""
+    from app.commands.vision_calibrate import CalibrateError, live
+    from vision.profile import default_profile
+
+    class Dead:
+        def read(self) -> None:
+            return None
+
+    with pytest.raises(CalibrateError, match="--camera"):
+        live(default_profile(), Dead(), lambda prompt: "", print, [("R", "red")])

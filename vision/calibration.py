@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 from vision.classify import find_pegs, learn_model
 from vision.profile import EMPTY, BoardProfile, ColourModel, ProfileError
 
+PEG_FOUND = 6.0  # spreads from "empty" in one channel: the unguided learner takes such a hole as a peg
+
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
@@ -72,7 +74,7 @@ def learn_colour(
     like: list[str] = []
     for features in shots:
         letters = known.classify(features).letters if known is not None else None
-        for hole in find_pegs(features, profile.empty):
+        for hole in find_pegs(features, profile.empty, PEG_FOUND):
             if letters is not None and letters[hole] in {c.letter for c in others}:
                 like.append(next(c.name for c in others if c.letter == letters[hole]))
                 continue
@@ -82,10 +84,27 @@ def learn_colour(
         if like:
             looks = ", ".join(sorted(set(like)))
             raise ProfileError("calibration", f"no new peg was seen: the pegs in view look like {looks}")
-        raise ProfileError("calibration", f"no peg of colour {name!r} was seen: place one in a hole")
+        nearest = max((_most_unlike_empty(f, profile.empty) for f in shots if len(f)), default=0.0)
+        raise ProfileError(
+            "calibration",
+            f"no peg of colour {name!r} was seen: the hole most unlike the empty board is only "
+            f"{nearest:.1f} spreads from it ({PEG_FOUND:g} needed). A peg under glare, or in light "
+            "that makes it look like the board, is not seen: place one where no glare or sun falls "
+            "on it, or light the board evenly, and try again",
+        )
     model = learn_model(letter, name, np.array(examples))
     colours = [*others, model]
     return profile.with_models(profile.empty, colours), sorted(set(used))
+
+
+def _most_unlike_empty(features: NDArray[np.float64], empty: ColourModel) -> float:
+    """How far the hole farthest from "empty" is, in spreads of its most different channel (what
+    :func:`~vision.classify.find_pegs` compares with :data:`PEG_FOUND`): said when no peg is found,
+    so the user learns whether the peg was nearly seen (glare) or not at all."""
+    import numpy as np
+
+    z = np.abs(features - np.asarray(empty.mean)[None, :]) / np.asarray(empty.spread)[None, :]
+    return float(z.max())
 
 
 def learn_labelled(
@@ -111,7 +130,6 @@ def learn_labelled(
         for letter, feats in sorted(by_letter.items())
     ]
     return profile.with_models(empty, colours)
-
 
 
 # -- guided calibration: one named hole per colour -------------------------------------------------
@@ -155,6 +173,11 @@ def peg_distance(
     return np.asarray(z, dtype=np.float64)
 
 
+HEAD_CHANGE = 0.12  # log units: the least change (hue or brightening) a peg's head makes; a white
+# peg on pale birch under a warm lamp brightens the wood by only 0.1-0.2 (it measured as no peg at
+# 0.25, and the sampling disc stayed 0.56 pitch across, where the hole it covers is 8 % of it)
+
+
 def measure_peg(
     peg: NDArray[np.uint8], empty: NDArray[np.uint8], centre: tuple[float, float], pitch: float
 ) -> tuple[float, float, float] | None:
@@ -192,7 +215,7 @@ def measure_peg(
     score = np.minimum(scores[0], scores[1])  # changed from the cavity and from the board alike
     score = cv2.blur(score.astype(np.float32), (3, 3))
     strongest = float(np.quantile(score, 0.995))  # not the very top: a glint on the head
-    if strongest < 0.25:
+    if strongest < HEAD_CHANGE:
         return None
     mask = (score >= 0.5 * strongest).astype(np.uint8)
     _count, labels = cv2.connectedComponents(mask)
@@ -210,14 +233,17 @@ def fit_head_shift(
 
     A peg's head stands above the board, so the camera sees it displaced away from the point
     below the camera, the more the farther the hole is from that point: shift = k * (p - n),
-    linear in (k, m = k*n). Fitted by least squares to the calibration pegs; with fewer than
-    three, the same (mean) shift everywhere.
+    linear in (k, m = k*n). Fitted by least squares to the calibration pegs from two on (four
+    equations, three unknowns); with one, its shift everywhere. (From three on before: two tall
+    golf tees five holes apart, seen at 18 degrees, lean differently by a tenth of a pitch, and
+    their mean shift moved the first tee's disc off its 0.15-pitch head: "the red peg is no
+    longer seen clearly" on every draw of mahogany-tee-tiny-glare.)
     """
     import numpy as np
 
     if not holes:
         return (0.0, 0.0, 0.0)
-    if len(holes) < 3:  # too few to tell a slope from measuring noise: the same shift everywhere
+    if len(holes) < 2:  # one peg: no slope to tell, its shift everywhere
         mean = np.mean(np.asarray(shifts, dtype=np.float64), axis=0)
         return (0.0, -float(mean[0]), -float(mean[1]))
     rows = []

@@ -5,8 +5,10 @@
    the board's plane, so the profile holds holes and stickers in board millimetres and stays
    right when the board or camera moves, wherever the stickers were stuck.
 2. EMPTY: with every peg off the board, learn how empty holes look under this light.
-3. COLOURS: for each player's colour, one peg placed anywhere; the hole that stops looking empty
-   is found automatically. A colour may be skipped.
+3. COLOURS: for each player's colour, one peg in the hole the session names (earlier pegs stay);
+   only that hole is looked at. A colour may be skipped.
+
+Each step takes one camera frame or, better, several (:data:`FRAMES`): their mean is learnt.
 4. DONE: the profile is saved (atomically) where ``[board.camera]`` reads it.
 """
 
@@ -25,9 +27,12 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+    from vision.profile import ColourModel
+
 MEASURE_PITCH = 48  # px per hole of the sharper view the peg size is measured in
 DEFAULT_RADIUS = 0.28  # sampling disc (pitches) when no peg size could be measured; also the largest
 MIN_RADIUS = 0.06
+HEAD_ONLY = 9  # the quartiles of the head's disc alone, for pegs that lean (see _rebuild)
 FEATURES = 18  # the guided calibration's features: quartiles of the head's disc and the hole's
 LOOKS_LIKE = 2.0  # spreads (root mean square): a peg this close to a learnt colour is that colour
 RADIUS_SHARE = 0.75  # the sampling disc's radius as a share of the measured peg's: inside the head
@@ -64,6 +69,12 @@ MESSAGES: dict[str, str] = {
         "The peg in row {row}, column {column} looks {other}, not {colour}. Put a {colour} peg there,"
         " or skip {colour}."
     ),
+    "looks-like-other-warm": (
+        "The peg in row {row}, column {column} looks {other}, not {colour}. If it is {colour}, this"
+        " warm, yellowish light makes {colour} and {other} look alike: light the board with a"
+        " daylight-white lamp (or turn on the camera's white balance) and start again, or skip"
+        " {colour}."
+    ),
     "misreads-own": (
         "With {colour} learnt, row {row}, column {column} would read {seen} instead of {truth}: under"
         " this light the two look too alike. Use even light without glare or sun on the board and"
@@ -75,10 +86,122 @@ MESSAGES: dict[str, str] = {
         " that no peg has moved, and start again."
     ),
     "no-peg-seen": "No new peg was seen. Put one peg in any hole and try again.",
+    "moved": (
+        "Something moved while the pictures were taken. Keep hands away from the board and the"
+        " camera still, then try again."
+    ),
+    "frames-differ": (
+        "The pictures of one step differ in size. Take every picture of a step with the same camera"
+        " at the same resolution."
+    ),
     "not-calibrated": "Learn the empty board and at least one colour first.",
     "saved": "Saved. The camera board is ready.",
     "no-camera": "No camera picture: check the camera and [board.camera] in the config.",
 }
+
+
+FRAMES = 5  # camera frames a step takes (the app and the CLI): their mean picture is learnt
+MOVED_LEVEL = 30  # levels (any channel, 320x240 thumbnail) beyond which a pixel has changed
+MOVED_NOISE = 6.0  # ... or this many times the frames' own noise, if that is more (a noisy webcam)
+CLIPPED = 250  # levels: a pixel this bright may be saturated, its change in exposure unknown
+MOVED_PIXELS = 3  # ... and that many such pixels are movement: a golf tee 0.15 pitch across put
+# in changed 3-7 on the unseen boards, sensor noise and JPEG none (averaged over 4x4 pixels). A
+# peg put in while the frames were taken changes some of them from the first: refused as moved
+
+
+class FramesDiffer(ValueError):
+    """The frames of one step differ in size: pictures of different cameras or resolutions."""
+
+
+def still_picture(frames: NDArray[np.uint8] | Sequence[NDArray[np.uint8]]) -> NDArray[np.uint8] | None:
+    """One picture from several camera frames of the same still board: their mean.
+
+    A single frame is a sample of sensor noise and JPEG blocks: on a small peg's disc of a few
+    dozen pixels that moved its quartiles by as much as a red peg on cherry differs from the
+    wood, and the calibration refused the peg as "not seen" (the other holes looked as changed).
+    The mean of ``n`` frames has ``sqrt(n)`` times less of it, so every hole's own empty look,
+    each colour and the noise the named hole is compared with are measured, not guessed from one
+    draw. ``None`` when something moved between the frames (a hand, the camera): the mean of a
+    moving picture is no picture of the board.
+    """
+    import numpy as np
+
+    if isinstance(frames, np.ndarray) and frames.ndim == 3:
+        return frames
+    pictures = [np.asarray(f) for f in frames]
+    if not pictures:
+        raise ValueError("no camera frame")
+    if len(pictures) == 1:
+        return pictures[0]
+    shape = pictures[0].shape
+    if any(p.shape != shape for p in pictures):
+        raise FramesDiffer("the frames of one step differ in size")
+    if moved(pictures):
+        return None
+    mean = np.mean(np.stack(pictures).astype(np.float32), axis=0)
+    return np.asarray(np.clip(np.rint(mean), 0, 255), dtype=np.uint8)
+
+
+def moved(pictures: Sequence[NDArray[np.uint8]]) -> bool:
+    """Did something move between the frames (compared with the first, on 320x240 thumbnails)?
+
+    Three things ordinary cameras do are not movement (review of issue 13: each made every step
+    "moved"): the exposure or a flickering lamp changes the brightness of the whole picture
+    (each frame is scaled per channel to the first's median first); a cheap webcam in dim light
+    is noisy (the level a pixel must change by is at least :data:`MOVED_NOISE` times the noise
+    measured between the frames themselves, robustly); a stand that vibrates shifts the picture
+    by a fraction of a pixel, which changes every sharp edge (a pixel counts as changed only if
+    it lies outside the range of the first frame's 3x3 neighbourhood around it, so shifts up to
+    one thumbnail pixel never count). A hand, a peg put in or a camera pushed by more than that
+    still change a patch of pixels beyond all three.
+    """
+    import cv2
+    import numpy as np
+
+    thumbs = [cv2.resize(p, (320, 240), interpolation=cv2.INTER_AREA).astype(np.float32) for p in pictures]
+    first = thumbs[0]
+    kernel = np.ones((3, 3), np.uint8)
+    low, high = cv2.erode(first, kernel), cv2.dilate(first, kernel)
+    ref = np.median(first.reshape(-1, 3), axis=0) + 1.0
+    for thumb in thumbs[1:]:
+        scaled = thumb * (ref / (np.median(thumb.reshape(-1, 3), axis=0) + 1.0))
+        diff = scaled - first
+        spread = np.abs(diff - np.median(diff.reshape(-1, 3), axis=0)).reshape(-1, 3)
+        noise = 1.4826 * np.median(spread, axis=0)
+        level = np.maximum(MOVED_LEVEL, MOVED_NOISE * noise)
+        outside = np.maximum(low - scaled, scaled - high)
+        clipped = (thumb >= CLIPPED) | (first >= CLIPPED)  # a saturated pixel's brightness is unknown
+        if int(((outside > level) & ~clipped).any(axis=2).sum()) >= MOVED_PIXELS:
+            return True
+    return False
+
+
+WARM = 0.25  # log(red / blue) of the stickers' white paper above which the light is warm (~3500 K)
+
+
+def paper_warmth(frame: NDArray[np.uint8], found: dict[int, NDArray[np.float64]]) -> float | None:
+    """How warm the light is, seen on the stickers' white paper: log(red / blue), 0 for white light.
+
+    The paper around each black square is white (``table99 print-markers``), so its colour in
+    the picture is the lamp's: about 0.6 under a 2700 K bulb, 0.3 at 3500 K, near 0 in daylight
+    or with the camera's white balance on. Under warm light the blue channel is dim and noisy,
+    and blue and green pegs come close; a refusal then says so. Sampled just outside each
+    sticker's corners and edges; ``None`` without stickers.
+    """
+    import numpy as np
+
+    samples = []
+    for quad in found.values():
+        centre = quad.mean(axis=0)
+        edges = (quad + np.roll(quad, -1, axis=0)) / 2
+        for point, reach in [*((q, 1.12) for q in quad), *((e, 1.1) for e in edges)]:
+            x, y = np.rint(centre + reach * (point - centre)).astype(int)
+            if 1 <= x < frame.shape[1] - 1 and 1 <= y < frame.shape[0] - 1:
+                samples.append(np.median(frame[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3), axis=0))
+    if not samples:
+        return None
+    b, _g, r = np.median(np.asarray(samples, dtype=np.float64), axis=0)
+    return float(np.log((r + 4.0) / (b + 4.0)))
 
 
 class Step(enum.Enum):
@@ -113,6 +236,7 @@ class CalibrationSession:
         self.steps: list[tuple[str, str, int, NDArray[np.uint8]]] = []  # letter, name, hole, picture
         self.peg_radius: float | None = None  # measured, in pitches
         self.hard: list[str] = []  # colours close to the board's: read less surely
+        self.warmth: float | None = None  # the light's colour on the stickers' paper (paper_warmth)
         self._finder = MarkerFinder(profile.dictionary)
 
     @property
@@ -172,12 +296,20 @@ class CalibrationSession:
         """Row and column counted from 1 at the top left, as the players see the board."""
         return {"row": hole // self.profile.cols + 1, "column": hole % self.profile.cols + 1}
 
-    def learn_empty(self, frame: NDArray[np.uint8]) -> Outcome:
+    def learn_empty(self, frames: NDArray[np.uint8] | Sequence[NDArray[np.uint8]]) -> Outcome:
+        """The empty board from one camera frame or, better, several (:data:`FRAMES`)."""
+        try:
+            frame = still_picture(frames)
+        except FramesDiffer:  # a refusal with a sentence, as in the app, not a crash
+            return Outcome(False, "frames-differ")
+        if frame is None:
+            return Outcome(False, "moved")
         try:
             self._read(frame)
         except ProfileError:
             return Outcome(False, "stickers-not-found")
         self.empty_frame = frame
+        self.warmth = paper_warmth(frame, self._finder.find(frame))
         self.steps = []
         self.learnt = []
         outcome = self._rebuild()
@@ -188,8 +320,9 @@ class CalibrationSession:
         self.colour_index = 0
         return Outcome(True, "empty-learnt")
 
-    def learn_colour(self, frame: NDArray[np.uint8]) -> Outcome:
-        """The current colour from ``frame``, looking only at :attr:`target_hole`.
+    def learn_colour(self, frames: NDArray[np.uint8] | Sequence[NDArray[np.uint8]]) -> Outcome:
+        """The current colour from one camera frame or several (their mean, :func:`still_picture`),
+        looking only at :attr:`target_hole`.
 
         Pegs of earlier steps may stay where they were put: no hole but the one asked for is
         ever an example, so an earlier peg that now reads unsure cannot be learnt as this colour
@@ -202,6 +335,12 @@ class CalibrationSession:
             return Outcome(False, "no-colour-step")
         if self.empty_frame is None:
             return Outcome(False, "not-calibrated")
+        try:
+            frame = still_picture(frames)
+        except FramesDiffer:  # a refusal with a sentence, as in the app, not a crash
+            return Outcome(False, "frames-differ")
+        if frame is None:
+            return Outcome(False, "moved")
         try:
             self._read(frame)
         except ProfileError:
@@ -254,11 +393,18 @@ class CalibrationSession:
                 shifts.append((measured[0], measured[1]))
         self.peg_radius = float(np.median(radii)) if radii else None
         radius = DEFAULT_RADIUS if self.peg_radius is None else self.peg_radius * RADIUS_SHARE
+        shift = fit_head_shift(where_holes, shifts)
+        # Tall pegs that lean across the board by more than their head's radius: the hole beside
+        # the head shows the head where the example stood and the stem or the dark cavity where
+        # a tee leans more, so one example cannot say how a colour's hole looks elsewhere (golf
+        # tees learnt near the point below the camera were read as empty far from it): only the
+        # head's disc is used then (9 numbers)
+        leaning = self.peg_radius is not None and abs(shift[0]) * max(base.rows, base.cols) > self.peg_radius
         base = replace(
             base,
             sample_radius=float(min(DEFAULT_RADIUS, max(MIN_RADIUS, radius))),
-            head_shift=fit_head_shift(where_holes, shifts),
-            features=FEATURES,
+            head_shift=shift,
+            features=HEAD_ONLY if leaning else FEATURES,
             peg_size=0.0 if self.peg_radius is None else round(2 * self.peg_radius, 3),
         )
         return self._learn(base)
@@ -279,7 +425,7 @@ class CalibrationSession:
             empty_holes=tuple(tuple(float(v) for v in row) for row in empty_features),
         )
         assert profile.empty is not None
-        colours = []
+        colours: list[ColourModel] = []
         shots = []
         hard: list[str] = []
         for i, (letter, name, hole, frame) in enumerate(self.steps):
@@ -298,7 +444,9 @@ class CalibrationSession:
                 best = int(near.argmin())
                 if best > 0 and near[best] < LOOKS_LIKE:
                     other = colours[best - 1].name
-                    return Outcome(False, "looks-like-other", (hole,), {**where, "other": other})
+                    warm = self.warmth is not None and self.warmth > WARM
+                    key = "looks-like-other-warm" if warm else "looks-like-other"
+                    return Outcome(False, key, (hole,), {**where, "other": other})
             model = learn_model(letter, name, features[hole : hole + 1])
             # one example has no spread of its own: the floor, widened by how much the board
             # around the holes varies (the empty holes' upper quartile: wood, not cavity)

@@ -105,6 +105,9 @@ class OpenCVCapture:
         if self.realtime:
             self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+            # keep as few old frames as the backend allows (not every one honours it; the
+            # calibration also drops what was buffered, see app/commands/vision_calibrate.py)
+            self._cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
 
     def read(self) -> NDArray[np.uint8] | None:
         import numpy as np

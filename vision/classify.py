@@ -100,6 +100,106 @@ def light_explained(
     return np.asarray(lh - np.maximum(light, np.minimum(lh, brightest)), dtype=np.float64)
 
 
+def brighter_than_own_gaps(
+    holes: NDArray[np.float32], gaps: NDArray[np.float32], rows: int, cols: int
+) -> NDArray[np.bool_]:
+    """Per hole: brighter than each of its four own gaps in every channel (median colour).
+
+    A patch of light with a straight edge that lights a hole lights at least one of its four
+    gaps (see :func:`light_explained`), and under the same light bare board is no brighter at a
+    hole than at a gap (a printed line or a cavity only darkens it). So a hole brighter than all
+    four of its gaps in every channel cannot be bare board in a patch of light; the light check
+    must not doubt it. This is the case of pale pegs side by side: they brighten the gap they
+    share, which let the light check "explain" them as empty and made them unsure. No threshold.
+    """
+    import numpy as np
+
+    lg = gaps.reshape(rows + 1, cols + 1, 3)
+    four = np.stack([lg[:-1, :-1], lg[:-1, 1:], lg[1:, :-1], lg[1:, 1:]]).reshape(4, rows * cols, 3)
+    middle = holes[:, 3:6] if holes.shape[1] >= 9 else holes[:, :3]
+    brighter = (middle > four.max(axis=0)).all(axis=1)
+    return np.asarray(brighter & ~glint_peak(middle, gaps, rows, cols), dtype=np.bool_)
+
+
+def glint_peak(
+    middle: NDArray[np.float32], gaps: NDArray[np.float32], rows: int, cols: int
+) -> NDArray[np.bool_]:
+    """Per hole: could it be the top of a smooth round reflection? In each of the four diagonal
+    directions (where the grid goes on) the board falls away from the hole: its own gap is
+    darker than the hole and the gap beyond darker still, in every channel, and it falls at
+    least as steeply per pitch next to the hole as further out (the gap beyond is twice as far
+    from the own gap as the own gap from the hole: the hole's rise is at least half the gap's).
+
+    At the centre of a smooth glint bare board IS brighter than its four gaps, so
+    :func:`brighter_than_own_gaps` must not vouch for such a hole (review of issue 13: a glint
+    centred on an empty hole was read as a confident pale peg). A pale peg is a sharp disc;
+    where pale neighbours light its gaps, those gaps rise far above the board beyond while the
+    peg rises only a little above them (the real photos' white stone cluster: 20-35 grey
+    levels against 15-112), so it is not taken for a glint.
+    """
+    import numpy as np
+
+    g = gaps.reshape(rows + 1, cols + 1, 3).astype(np.float64)
+    hole = middle.reshape(rows, cols, 3).astype(np.float64)
+    padded = np.pad(g, ((1, 1), (1, 1), (0, 0)), constant_values=np.nan)
+    peak = np.ones((rows, cols), dtype=np.bool_)
+    seen = np.zeros((rows, cols), dtype=np.int64)
+    # own gap at (r + a, c + b) for a, b in {0, 1}; the gap beyond it at (r + 3a - 1, c + 3b - 1)
+    for a in (0, 1):
+        for b in (0, 1):
+            own = g[a : a + rows, b : b + cols]
+            beyond = padded[3 * a : 3 * a + rows, 3 * b : 3 * b + cols]
+            exists = ~np.isnan(beyond[:, :, 0])
+            beyond = np.where(exists[:, :, None], beyond, own)
+            near, far = hole - own, own - beyond
+            falls = (near > 0).all(axis=2) & (far > 0).all(axis=2)
+            falls &= near.mean(axis=2) >= far.mean(axis=2) / 2
+            peak &= falls | ~exists
+            seen += exists
+    return np.asarray((peak & (seen > 0)).ravel(), dtype=np.bool_)
+
+
+def gap_noise(gaps: NDArray[np.float32], rows: int, cols: int) -> NDArray[np.float64]:
+    """Per channel, how much neighbouring gaps differ in grey levels (robust: 1.4826 times the
+    median absolute deviation of the differences, divided by sqrt(2) for one gap's share).
+
+    Gaps are bare board, so this is the picture's own noise (sensor, JPEG, the wood's grain)
+    measured on the picture itself: nothing is assumed. See :func:`noise_spread`.
+    """
+    import numpy as np
+
+    g = gaps.reshape(rows + 1, cols + 1, 3).astype(np.float64)
+    steps = np.concatenate([(g[1:] - g[:-1]).reshape(-1, 3), (g[:, 1:] - g[:, :-1]).reshape(-1, 3)])
+    mad = np.median(np.abs(steps - np.median(steps, axis=0)), axis=0)
+    return np.asarray(1.4826 * mad / np.sqrt(2.0), dtype=np.float64)
+
+
+def noise_spread(
+    holes: NDArray[np.float32], gaps: NDArray[np.float32], rows: int, cols: int
+) -> NDArray[np.float64]:
+    """(n, 3) extra spread per hole and channel, in log units: the picture's noise
+    (:func:`gap_noise`, grey levels) over the level in that channel: the hole's own or the
+    median of its four gaps, whichever is brighter.
+
+    A channel that is nearly black carries almost no information: on a board lit by orange
+    light the blue channel of the real photo ``laser_empty_board`` sits at 2-25 of 255, where a
+    difference of a few grey levels is 0.6 in log units, and empty intersections far from the
+    class means in blue were unsure. A log feature's noise is the noise in grey levels divided
+    by the level, so the spread is widened by exactly that; bright channels are hardly touched.
+    Only where the board itself is dark, though: a peg dark in one channel on a board that is
+    bright in it (a yellow peg's blue under warm light) is signal, not noise. Judged against the
+    peg's own level, that channel was watered down and a yellow peg read as a confident empty
+    hole (review of issue 13); so the level is never below the board's around the hole.
+    """
+    import numpy as np
+
+    g = gaps.reshape(rows + 1, cols + 1, 3).astype(np.float64)
+    four = np.stack([g[:-1, :-1], g[:-1, 1:], g[1:, :-1], g[1:, 1:]]).reshape(4, rows * cols, 3)
+    board = np.median(four, axis=0)
+    level = np.maximum(holes[:, :3].astype(np.float64), board) + LOG_OFFSET
+    return np.asarray(gap_noise(gaps, rows, cols)[None, :] / level, dtype=np.float64)
+
+
 class GapWatch:
     """Notices something lying over the board by comparing every gap with how it looked before.
 
@@ -217,13 +317,22 @@ class Classifier:
 
         return self.distances_and_worst(features)[0]
 
-    def distances_and_worst(
-        self, features: NDArray[np.float64]
-    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """(root mean square, largest single channel) distance in spreads, (n, classes) each."""
+    def _spreads(self, noise: NDArray[np.float64] | None) -> NDArray[np.float64]:
+        """(1 or n, classes, dims): the classes' spreads, widened per hole by ``noise`` (n, dims)."""
         import numpy as np
 
-        z = np.abs(features[:, None, :] - self.means[None, :, :]) / self.spreads[None, :, :]
+        if noise is None:
+            return np.asarray(self.spreads[None, :, :], dtype=np.float64)
+        return np.asarray(np.sqrt(self.spreads[None, :, :] ** 2 + noise[:, None, :] ** 2), dtype=np.float64)
+
+    def distances_and_worst(
+        self, features: NDArray[np.float64], noise: NDArray[np.float64] | None = None
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """(root mean square, largest single channel) distance in spreads, (n, classes) each.
+        ``noise``: per hole and feature an extra spread (:func:`noise_spread`), or None."""
+        import numpy as np
+
+        z = np.abs(features[:, None, :] - self.means[None, :, :]) / self._spreads(noise)
         d = np.sqrt((z**2).mean(axis=2))
         worst = z.max(axis=2)
         if self.own is not None and len(features) == len(self.own):
@@ -238,12 +347,13 @@ class Classifier:
             worst[:, 0] = np.where(nearer, own_worst, worst[:, 0])
         return np.asarray(d, dtype=np.float64), np.asarray(worst, dtype=np.float64)
 
-    def classify(self, features: NDArray[np.float64]) -> Classified:
+    def classify(self, features: NDArray[np.float64], noise: NDArray[np.float64] | None = None) -> Classified:
+        """``noise`` (optional, (n, dims)): per hole an extra spread (a nearly black channel)."""
         import numpy as np
 
-        d, worst = self.distances_and_worst(features)
+        d, worst = self.distances_and_worst(features, noise)
         dims = features.shape[1]
-        log_like = -0.5 * dims * d**2 - np.log(self.spreads).sum(axis=1)[None, :]
+        log_like = -0.5 * dims * d**2 - np.log(self._spreads(noise)).sum(axis=2)
         log_like -= log_like.max(axis=1, keepdims=True)
         posterior = np.exp(log_like)
         posterior /= posterior.sum(axis=1, keepdims=True)

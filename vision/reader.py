@@ -19,7 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from vision.classify import Classified, Classifier, GapWatch, hole_features, light_explained
+from vision.classify import (
+    Classified,
+    Classifier,
+    GapWatch,
+    brighter_than_own_gaps,
+    hole_features,
+    light_explained,
+    noise_spread,
+)
 from vision.markers import MarkerFinder, image_from_grid
 from vision.profile import UNSURE, BoardProfile, ProfileError
 from vision.sampling import Sampler, Samples, homography_from_corners
@@ -138,13 +146,23 @@ class BoardReader:
             raise ProfileError(
                 "profile", "not calibrated: no empty-hole or colour models (run vision calibrate)"
             )
-        result = self.classifier.classify(features)
+        # grids read by their given corners (the real photos) with median profiles also widen
+        # each hole's spreads by the picture's own noise over its level (a nearly black channel
+        # says little) and trust a hole brighter than all its gaps. Switched on by the corners
+        # the caller gave, not by the count of numbers alone: older 3-number peg-board profiles
+        # and --labelled ones read by stickers read as before (review of issue 13); quartile
+        # profiles (the peg board's guided calibration) as well
+        medians = features.shape[1] == 3 and self.fixed is not None
+        noise = noise_spread(samples.holes, samples.gaps, rows, cols) if medians else None
+        result = self.classifier.classify(features, noise)
         # a hole read as something else when a patch of light may explain its brightness is
         # unsure, not guessed (a sunlit empty hole read as a pale peg was the real photos' error)
         lit = light_explained(samples.holes, samples.gaps, features, rows, cols)
-        other = self.classifier.classify(lit).letters
+        other = self.classifier.classify(lit, noise).letters
         pairs = zip(result.letters, other, strict=True)
         doubtful = np.array([UNSURE not in (a, b) and a != b for a, b in pairs], dtype=np.bool_)
+        if medians:  # ... but not a hole brighter than all its own gaps: no patch of light explains it
+            doubtful &= ~brighter_than_own_gaps(samples.holes, samples.gaps, rows, cols)
         for i in np.flatnonzero(doubtful):
             result.letters[int(i)] = UNSURE
         result.confidence = np.where(doubtful, 0.0, result.confidence)

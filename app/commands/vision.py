@@ -4,8 +4,10 @@
   ``{"holes": [[".", "R", ...], ...], "unsure": [[row, col], ...]}`` (``?`` marks an unsure hole
   in ``holes``). ``--grid 19x19 --corners "x,y x,y x,y x,y"`` (TL, TR, BR, BL grid points in
   pixels) reads any grid without stickers.
-- ``calibrate --out FILE --empty IMAGE [--peg R=red:IMAGE ...] [--labelled IMAGE=ROWS.txt ...]``
-  makes a profile from pictures: the empty board, then pictures with pegs of one colour placed.
+- ``calibrate --out FILE (--camera SPEC | --empty IMAGE --peg [R=]red:IMAGE ...) [--plan]`` walks
+  the app's guided calibration (``app/commands/vision_calibrate.py``): the empty board, then per
+  colour one peg in the hole it names; ``--labelled IMAGE=ROWS.txt ...`` instead learns from
+  pictures with their ground truth (grids read by ``--corners``).
 - ``watch [--camera SPEC] [--show] [--save DIR]`` runs the live reader and prints each released
   reading; ``--show`` shows the camera with what it sees drawn on it (needs an OpenCV with
   windows), ``--save`` writes every such frame as PNG.
@@ -21,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.i18n import tr, trn
+from app.i18n import tr
 
 if TYPE_CHECKING:
     from vision.profile import BoardProfile
@@ -40,14 +42,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     cal = sub.add_parser("calibrate", help="make a board profile from pictures")
     _common(cal)
-    cal.add_argument("--out", required=True, help="where to write the profile (JSON)")
+    cal.add_argument("--out", help="where to write the profile (JSON; needed but with --plan)")
+    cal.add_argument("--camera", help='guided, live: "picamera", "webcam:0" (prompts on the terminal)')
     cal.add_argument("--empty", action="append", default=[], help="a picture of the empty board")
     cal.add_argument(
         "--peg",
         action="append",
         default=[],
-        metavar="LETTER=NAME:IMAGE",
-        help="a picture with pegs of one colour placed, e.g. R=red:red.png",
+        metavar="[LETTER=]NAME:IMAGE",
+        help="a picture with the next colour's peg in the hole --plan names (earlier pegs may stay),"
+        " e.g. red:red.png; repeat a colour for several pictures of one step",
+    )
+    cal.add_argument(
+        "--plan",
+        action="store_true",
+        help="print which colour's peg goes in which hole (give the same --peg list as for the pictures)",
     )
     cal.add_argument(
         "--labelled",
@@ -155,13 +164,21 @@ def _read(args: argparse.Namespace) -> int:
 
 # -- calibrate -------------------------------------------------------------------------------
 def _calibrate(args: argparse.Namespace) -> int:
-    from vision.calibration import learn_colour, learn_empty, learn_labelled
+    from app.commands.vision_calibrate import CalibrateError, run
+    from vision.calibration import learn_empty, learn_labelled
     from vision.reader import read_image
 
     corners = _check_grid_args(args)
     profile = _profile(args, must_exist=bool(args.profile))
-    if not args.empty and not args.labelled:
-        raise UsageError(tr("give at least one --empty picture or one --labelled picture"))
+    if not args.labelled:
+        if corners is not None:
+            raise UsageError(
+                tr("the guided calibration finds the board by its stickers: use --labelled with --grid")
+            )
+        try:
+            return run(args, profile, _image)
+        except CalibrateError as exc:
+            raise UsageError(str(exc)) from None
 
     def shot(path: str) -> Any:
         result = read_image(_image(path), profile, corners)
@@ -180,15 +197,10 @@ def _calibrate(args: argparse.Namespace) -> int:
     if args.empty:
         shots = [shot(p) for p in args.empty]
         profile = learn_empty(profile, [s.features for s in shots])
-    for item in args.peg:
-        head, sep, image = item.partition(":")
-        letter, sep2, name = head.partition("=")
-        if not sep or not sep2 or len(letter) != 1 or not name:
-            raise UsageError(
-                tr("--peg: expected LETTER=NAME:IMAGE like R=red:red.png, got {item}", item=repr(item))
-            )
-        profile, holes = learn_colour(profile, letter, name, [shot(image).features])
-        print(trn("{name}: learnt from {n} peg", "{name}: learnt from {n} pegs", len(holes), name=name))
+    if not args.out:
+        raise UsageError(tr("--out: say where to write the profile"))
+    if args.peg or args.camera:
+        raise UsageError(tr("--labelled goes without --peg and --camera (those are the guided steps)"))
     profile.save(args.out)
     print(tr("profile written to {path}", path=args.out))
     return 0

@@ -12,6 +12,7 @@ on Kivy's clock (a calibration needs a live picture, not speed).
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,11 @@ from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
+from app.calibration_words import colours_to_learn as colours_to_learn
+from app.calibration_words import message_text as message_text
 from app.i18n import tr
 from app.source_factories.camera import profile_path
-from app.ui.widgets import ACCENT, PEG_COLOURS, Background, BigButton, WrapLabel, colour_name
+from app.ui.widgets import ACCENT, Background, BigButton, WrapLabel, colour_name
 
 log = logging.getLogger(__name__)
 NAME = "camera_calibration"
@@ -34,40 +37,6 @@ CORNER_WORDS = ("top left", "top right", "bottom right", "bottom left")
 
 def corner_word(index: int) -> str:
     return [tr("top left"), tr("top right"), tr("bottom right"), tr("bottom left")][index]
-
-
-def colours_to_learn() -> list[tuple[str, str]]:
-    """Every peg colour players can pick in the app, with the letter ``vision read`` prints."""
-    known = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "white": "W", "black": "K"}
-    used: set[str] = set()
-    result = []
-    for name in PEG_COLOURS:
-        choices = [known.get(name, ""), *name.upper(), *"ACDEFHIJLMNOPQSTUVXZ"]
-        letter = next(c for c in choices if c and c.isalpha() and c not in used)
-        used.add(letter)
-        result.append((letter, name))
-    return result
-
-
-def message_text(key: str, values: dict[str, Any] | None = None) -> str:
-    """The sentence for an outcome of :class:`vision.calibration_session.CalibrationSession`:
-    every refusal says what is wrong and what to change."""
-    values = dict(values or {})
-    for name in ("colour", "other", "earlier"):
-        if name in values:
-            values[name] = colour_name(str(values[name]))
-    for name in ("seen", "truth"):
-        if name in values:
-            values[name] = tr("empty") if values[name] == "empty" else colour_name(str(values[name]))
-    from vision.calibration_session import MESSAGES
-
-    text = MESSAGES.get(key)
-    if text is None:
-        return key
-    try:
-        return tr(text, **values)
-    except (KeyError, IndexError):  # a value the sentence needs is missing: say the sentence anyway
-        return tr(text)
 
 
 def mark_hole(frame: Any, image_from_grid: Any, profile: Any, hole: int) -> None:
@@ -103,6 +72,10 @@ class CameraCalibrationScreen(Screen):
         self._open_capture = open_capture or self._capture_from_config(options)
         self.capture: Any = None
         self.frame: Any = None
+        from vision.calibration_session import FRAMES
+
+        # the last few frames (half a second): a step learns their mean, not one noisy frame
+        self.recent: deque[Any] = deque(maxlen=FRAMES)
         self.session: Any = None
         self._event: Any = None
         self.message = ""
@@ -200,6 +173,7 @@ class CameraCalibrationScreen(Screen):
         if frame is None:
             return
         self.frame = frame
+        self.recent.append(frame)
         self._show(self._annotated(frame))
 
     def _annotated(self, frame: Any) -> Any:
@@ -264,9 +238,9 @@ class CameraCalibrationScreen(Screen):
             self.session.keep_corners()
             self.message = ""
         elif step is Step.EMPTY:
-            self._said(self.session.learn_empty(self.frame))
+            self._said(self.session.learn_empty(list(self.recent)))
         elif step is Step.COLOUR:
-            self._said(self.session.learn_colour(self.frame))
+            self._said(self.session.learn_colour(list(self.recent)))
         elif step is Step.DONE:
             self._said(self.session.save(self.save_to))
         self.refresh()
