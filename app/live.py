@@ -48,7 +48,35 @@ class LiveTable:
     open_game: Callable[[], int | None] | None = None
     # told (on the main thread) when the table's screen opens another game: the web display's /live
     show_listeners: list[Callable[[int | None], None]] = field(default_factory=list)
+    # What the table shows between commits (the board game: pegs settling, announcements held until
+    # the peg is judged), by game id; set on the main thread by the UI, read by the web display.
+    # Never stored: it is gone once the play is judged and committed (or the app stops).
+    transient: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # told (on the main thread) when a game's transient state changed
+    transient_listeners: list[Callable[[int], None]] = field(default_factory=list)
     _commands: queue.Queue[tuple[Callable[[], Any], Future[Any]]] = field(default_factory=queue.Queue)
+
+    def set_transient(self, game_id: int, state: dict[str, Any] | None) -> None:
+        """The UI (main thread): ``game_id``'s in-between state is now ``state`` (None: nothing in
+        flight). Listeners hear of changes only, so the UI may call this every frame."""
+        if (state or None) == self.transient.get(game_id):
+            return
+        if state:
+            self.transient[game_id] = state
+        else:
+            self.transient.pop(game_id, None)
+        for listener in list(self.transient_listeners):
+            try:
+                listener(game_id)
+            except Exception:
+                log.exception("a transient listener failed")
+
+    def committed(self, game_id: int) -> None:
+        """The web display's store listener, before it builds a view of the new commit: what was in
+        between (the peg just judged, the tap that waited for it) is over. Dropped without telling
+        the listeners (the commit re-sends the view anyway); the UI's next poll sets what is still
+        in flight, so a phone never shows the old "pegs settling" line with the new view."""
+        self.transient.pop(game_id, None)
 
     def submit(self, command: Callable[[], Any]) -> Future[Any]:
         """Queue ``command`` for the main thread; the future holds its result or its exception."""

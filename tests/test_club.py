@@ -283,7 +283,7 @@ def test_a_table_cannot_publish_under_another_tables_topic(tmp_path: Path, broke
     client.loop_start()
     for message in outbox.pending():
         client.publish(message.topic, message.payload, qos=1).wait_for_publish(5)
-    client.publish("table99/t1/event", json.dumps({"id": "t1:x:1", "game": "g"}).encode(),
+    client.publish("table99/t1/event", json.dumps({"id": "t1:x:1", "game": "t1-x-1"}).encode(),
                    qos=1).wait_for_publish(5)
     wait_for(lambda: hub.count("messages") == 1, 10, "t1's own message")
     time.sleep(0.5)
@@ -293,7 +293,7 @@ def test_a_table_cannot_publish_under_another_tables_topic(tmp_path: Path, broke
     spoof.username_pw_set(HUB_USER, HUB_PASSWORD)
     spoof.connect("127.0.0.1", broker.port)
     spoof.loop_start()
-    spoof.publish("table99/t3/event", json.dumps({"id": "t3:x:1", "game": "g"}).encode(),
+    spoof.publish("table99/t3/event", json.dumps({"id": "t3:x:1", "game": "t3-x-1"}).encode(),
                   qos=1).wait_for_publish(5)
     time.sleep(0.5)
     assert hub.count("messages") == 1

@@ -85,7 +85,7 @@ def test_its_acl_and_passwords_work_on_a_real_mosquitto(tmp_path: Path) -> None:
         table.connect("127.0.0.1", port)
         table.loop_start()
         for name in ("t2", "t1"):  # under another table's name: dropped by the ACL
-            table.publish(f"table99/{name}/event", json.dumps({"id": f"{name}:x:1", "game": "g"}),
+            table.publish(f"table99/{name}/event", json.dumps({"id": f"{name}:x:1", "game": f"{name}-x-1"}),
                           qos=1).wait_for_publish(5)
         wait_for(lambda: hub.count("messages") == 1, 10, "t1's own event")
         time.sleep(0.3)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import logging
+import math
+import re
 import sqlite3
 import threading
 import time
@@ -39,6 +41,45 @@ CREATE TABLE IF NOT EXISTS events (
     sent REAL NOT NULL, received REAL NOT NULL
 );
 """
+
+
+def check_game(game: Any, table: str) -> None:
+    """A game as the hub keeps and shows it, or ValueError: the right types, and a key of this table.
+
+    The key is the outbox's ``table-store-game`` (the store's id has no '-'): bound to the topic's
+    table, one table cannot overwrite another's game (the ACL ties the topic to the broker user,
+    nothing ties a payload's fields to it). The types are what the TV page reads: one table's
+    malformed state must not break the page for the others.
+    """
+    if not isinstance(game, dict):
+        raise ValueError("no game")
+    check_key(game.get("key"), table)
+    if game.get("kind") not in KINDS:
+        raise ValueError(f"unknown kind {str(game.get('kind'))[:20]!r}")
+    types = {"setup": dict, "actions": list, "status": str, "created": (int, float), "updated": (int, float)}
+    for field, kind in types.items():
+        value = game.get(field)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise ValueError(f"game {field} missing or of the wrong type")
+    if not isinstance(game.get("title", ""), str) or not isinstance(game.get("result", ""), str):
+        raise ValueError("game title or result is not text")
+
+
+def check_key(key: Any, table: str) -> None:
+    """A game key of ``table`` (``table-store-game``), or ValueError: states, records and events
+    name only their own table's games."""
+    if not isinstance(key, str) or not re.fullmatch(re.escape(table) + r"-[^-/]+-[0-9]+", key):
+        raise ValueError(f"game key {str(key)[:40]!r} is not one of table {table}'s")
+
+
+def check_sent(sent: Any) -> float | None:
+    """The table's send time (None: not given), or ValueError: a finite number. Text used to raise
+    out of the hub with a traceback, and inf/nan froze the table's state (none is newer than inf)."""
+    if sent is None:
+        return None
+    if isinstance(sent, bool) or not isinstance(sent, (int, float)) or not math.isfinite(sent):
+        raise ValueError(f"sent {str(sent)[:20]!r} is not a finite time")
+    return float(sent)
 
 
 def evening_of(timestamp: float) -> str:
@@ -76,10 +117,14 @@ class HubStore:
             if not isinstance(body, dict) or not isinstance(body.get("id"), str):
                 raise ValueError("not an object with an id")
             message_id = body["id"]
+            if not message_id.startswith(f"{table}:"):  # ':' is never in a table's name
+                raise ValueError(f"message id {message_id[:40]!r} is not one of table {table}'s")
+            sent_at = check_sent(body.get("sent"))
             if what in ("state", "record"):
                 game = body["game"]
-                if not isinstance(game, dict):
-                    raise ValueError("no game")
+                check_game(game, table)
+            elif "game" in body:  # an event about a game: one of this table's
+                check_key(body["game"], table)
             if what == "record":
                 players, winners = outcome(str(game["kind"]), dict(game["setup"]), list(game["actions"]))
         except Exception as exc:
@@ -97,7 +142,7 @@ class HubStore:
                     return False
                 self._db.execute("INSERT OR IGNORE INTO tables(name, heard) VALUES (?, ?)", (table, now))
                 self._db.execute("UPDATE tables SET heard=? WHERE name=?", (now, table))
-                sent = float(body.get("sent", now))
+                sent = now if sent_at is None else sent_at
                 if what == "state":
                     self._db.execute(
                         "UPDATE tables SET state=?, state_sent=? WHERE name=? AND"

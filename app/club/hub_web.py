@@ -9,8 +9,11 @@ live part of ``/`` (the page's script fetches it every 2 s; no state in the brow
 from __future__ import annotations
 
 import csv
+import hashlib
 import html
 import io
+import json
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,7 @@ from app.store import StoredGame
 from app.web.server import SECURITY_HEADERS, STATIC, choose_language, html_page, language_switch
 from app.web.views import Tr, build_view
 
+log = logging.getLogger(__name__)
 HUB_STATIC = Path(__file__).parent / "static"
 MATCHING = "Won / played. Players are matched by name as entered, ignoring case and extra spaces."
 QUIET_AFTER = 120  # seconds without a word from a table: shown as "not heard for N min"
@@ -88,6 +92,7 @@ class HubWeb:
     def __init__(self, store: HubStore, status: Any = None) -> None:
         self.store = store
         self.status = status  # a callable giving the broker line, or None
+        self._logged: set[tuple[str, str]] = set()  # (table, state hash) logged unshowable
 
     def make_app(self) -> web.Application:
         app = web.Application(middlewares=[self._headers])
@@ -126,13 +131,33 @@ class HubWeb:
     def _panel(self, request: web.Request, _: Tr) -> str:
         now = time.time()
         tables = self.store.tables()
-        cards = "".join(table_card(t, _, now) for t in tables) or f"<p>{_('No table has reported yet.')}</p>"
+        cards = "".join(self._card(t, _, now) for t in tables) or f"<p>{_('No table has reported yet.')}</p>"
         evening = self._evening(request)
         caption = _("Standings, evening of {date}", date=evening) if evening else _("Standings, season")
         rows = standings(self.store.records(evening))
         broker = html.escape(self.status()) if callable(self.status) else ""
         return (f'<div class="hub-tables">{cards}</div>{standings_table(rows, _, caption)}'
                 f'<p class="connection">{broker}</p>')
+
+    def _card(self, entry: dict[str, Any], _: Tr, now: float) -> str:
+        """One table's card; a state it cannot show (kept by an older hub, or one the views choke
+        on) is a short note on that card, logged once, never an error page for every table."""
+        try:
+            return table_card(entry, _, now)
+        except Exception as exc:
+            # Once per table and state (not per message: "heard" moves on with each one); a table's
+            # newer unshowable state replaces its old key, so the set never outgrows the tables.
+            name = str(entry.get("name", ""))
+            seen = (name, hashlib.sha256(json.dumps(entry.get("game"), sort_keys=True,
+                                                    default=str).encode()).hexdigest())
+            if seen not in self._logged:
+                self._logged = {k for k in self._logged if k[0] != name} | {seen}
+                log.warning("hub: cannot show the state of table %r: %s: %s", entry.get("name"),
+                            type(exc).__name__, " ".join(str(exc).split())[:120])
+            name = html.escape(str(entry.get("name", "")))
+            return (f'<section class="hub-table"><h2>{_("Table {name}", name=name)}</h2>'
+                    f'<p class="banner error">{_("This table sent a state the hub cannot show.")}</p>'
+                    f'</section>')
 
     def _page(self, request: web.Request, lang: str, title: str, body: str) -> web.Response:
         _ = Tr(lang)

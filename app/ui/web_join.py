@@ -74,6 +74,40 @@ def connect_live(app: Any, live: Any) -> None:
                         return value
         return None
 
+    shown_transient: list[int] = []  # the game whose in-between state the web display was told
+
+    def board_in_between(_dt: float = 0) -> None:
+        """The board game's state between commits (pegs settling, held announcements), for the web
+        display: read from the referee the table's screen runs, so phones see "PLAY 50, waiting for
+        the pegs" (or "Ben (computer) is choosing.") as the table does. Polled at 10 Hz rather than
+        hooked into the referee: it only reads, and the table's own verdict path stays as it is (a
+        commit clears the state at once: LiveTable.committed)."""
+        ui = getattr(app, "uis", {}).get("board99")
+        screen = getattr(ui, "game_screen", None)
+        manager = app.ctx.manager if getattr(app, "ctx", None) is not None else None
+        referee = getattr(screen, "referee", None)
+        game = getattr(screen, "game", None)
+        game_id = getattr(game, "id", None)
+        state: dict[str, Any] | None = None
+        if (referee is not None and isinstance(game_id, int) and manager is not None
+                and manager.current_screen is screen):
+            try:
+                held = list(referee.held_announcements)
+                settling = bool(referee.settling)
+                thinking = getattr(referee, "thinking", None)  # a computer choosing: a tap waits for it
+            except Exception:  # the screen is between games: nothing in flight
+                held, settling, thinking = [], False, None
+            if settling or held:
+                state = {"settling": settling, "held": held}
+            if thinking:
+                state = {"settling": settling, "held": held, "thinking": str(thinking)}
+        for old in shown_transient:
+            if old != game_id:
+                live.set_transient(old, None)
+        shown_transient[:] = [game_id] if isinstance(game_id, int) else []
+        if isinstance(game_id, int):
+            live.set_transient(game_id, state)
+
     live.find_session = find_session
     live.on_changed = on_changed
     live.open_game = open_game
@@ -83,6 +117,7 @@ def connect_live(app: Any, live: Any) -> None:
     live.wake = lambda: Clock.schedule_once(lambda _dt: live.drain(), 0)
     live.later = lambda fn: Clock.schedule_once(lambda _dt: fn(), 0)  # after the frame now being made
     Clock.schedule_interval(lambda _dt: live.drain(), 0.5)  # in case a wake-up was missed
+    Clock.schedule_interval(board_in_between, 0.1)
 
 
 def qr_texture(text: str) -> Any:

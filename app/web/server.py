@@ -63,11 +63,13 @@ class Stream:
     def __init__(self, key: str, lang: str, client: str) -> None:
         self.key, self.lang, self.client = key, lang, client
         self.last_id: str | None = None
+        self.offered = 0  # messages offered by changes (sent or not): see WebServer.events
         self._message: bytes | None = None
         self._ready = asyncio.Event()
         self.closed = False
 
     def push(self, event_id: str, message: bytes) -> None:
+        self.offered += 1
         if event_id == self.last_id:
             return
         self.last_id = event_id
@@ -102,6 +104,10 @@ class Hub:
         # (game id, language) -> (event id, message, data): built once per change, not per connection
         self._cache: dict[tuple[int | None, str], tuple[str, bytes, str]] = {}
         self._generation: dict[int | None, int] = defaultdict(int)  # bumped by each change
+        # (game id, language) -> the committed game's view: a change of the in-between state alone
+        # (pegs settling) re-sends it with the new state but does not replay the record again
+        self._views: dict[tuple[int | None, str], dict[str, Any]] = {}
+        self._view_generation: dict[int | None, int] = defaultdict(int)  # bumped by each commit
         self._cache_lock = threading.Lock()
         self.built = 0  # views built (for the tests and the benchmark)
         self.changes = 0  # commits this loop has heard of (for the tests)
@@ -143,14 +149,25 @@ class Hub:
             self._dirty.add(self.current)
         self._schedule()
 
-    def invalidate(self, game_id: int) -> None:
+    def invalidate(self, game_id: int, committed: bool = True) -> None:
         """Forget the built views of ``game_id`` (any thread: the store's listener calls it at once,
-        so no page is ever served a view older than the last commit)."""
+        so no page is ever served a view older than the last commit). ``committed=False``: only the
+        in-between state changed; the committed view is kept."""
         with self._cache_lock:
             for gid in (game_id, None):  # "no game yet" may have become a game
                 self._generation[gid] += 1
+                if committed:
+                    self._view_generation[gid] += 1
                 for lang in LANGUAGES:
                     self._cache.pop((gid, lang), None)
+                    if committed:
+                        self._views.pop((gid, lang), None)
+
+    def transient_changed(self, game_id: int) -> None:
+        """In this loop: the table's in-between state of ``game_id`` changed (nothing committed)."""
+        self.invalidate(game_id, committed=False)
+        self._dirty.add(game_id)
+        self._schedule()
 
     def _exists(self, game_id: int) -> bool:
         try:
@@ -204,6 +221,20 @@ class Hub:
         return entry
 
     def payload(self, game_id: int | None, lang: str) -> dict[str, Any]:
+        committed = self.committed_payload(game_id, lang)
+        view = committed.get("view")
+        pending = self.live.transient.get(game_id) if game_id is not None else None
+        if pending and isinstance(view, dict) and view.get("kind") == "board99" and not view.get("result"):
+            return {**committed, "view": {**view, "pending": pending_text(pending, Tr(lang))}}
+        return committed
+
+    def committed_payload(self, game_id: int | None, lang: str) -> dict[str, Any]:
+        """The view of what the store holds: replays the record once per commit (any thread)."""
+        with self._cache_lock:
+            hit = self._views.get((game_id, lang))
+            generation = self._view_generation[game_id]
+        if hit is not None:
+            return hit
         _ = Tr(lang)
         if game_id is None:
             return {"view": None, "empty": _("No game at the table yet.")}
@@ -214,7 +245,37 @@ class Hub:
         view = build_view(stored, _)
         if stored.kind == "count99" and not view.get("computer") and "error" not in view:
             view["cards"] = count99_cards(stored, int(view["count"]))
-        return {"view": view}
+        built = {"view": view}
+        with self._cache_lock:
+            if self._view_generation[game_id] == generation:
+                if len(self._views) >= 256:
+                    self._views.clear()
+                self._views[(game_id, lang)] = built
+        return built
+
+
+HELD_WORDS = {"play": "PLAY", "draw": "DRAW", "discard": "DISCARD", "dead-hand": "DEAD HAND"}
+
+
+def pending_text(state: dict[str, Any], _: Tr) -> str:
+    """The table's in-between state in the viewer's language, as the table's screen words it:
+    "Wait: the pegs are settling. Then: Ben: PLAY 50.", "Ben (computer) is choosing. Then: DRAW." """
+    parts = []
+    if state.get("thinking"):  # a computer is choosing: a tap made meanwhile waits for its move
+        parts.append(_("{name} (computer) is choosing.", name=str(state["thinking"])))
+    if state.get("settling"):
+        parts.append(_("Wait: the pegs are settling") + ".")
+    held = []
+    for item in state.get("held") or ():
+        what = _(HELD_WORDS.get(str(item.get("kind")), "PLAY"))
+        if item.get("card") is not None:
+            what = f"{what} {int(item['card'])}"
+        if item.get("by"):
+            what = _("{name}: {what}", name=str(item["by"]), what=what)
+        held.append(what)
+    if held:
+        parts.append(_("Then: {what}.", what=", ".join(held)))
+    return " ".join(parts)
 
 
 def count99_cards(stored: Any, count: int) -> list[dict[str, Any]]:
@@ -304,6 +365,7 @@ class WebServer:
                            f"{getattr(exc, 'strerror', None) or exc}") from exc
         self.live.store.add_listener(self._on_commit)
         self.live.show_listeners.append(self._on_show)
+        self.live.transient_listeners.append(self._on_transient)
         self.live.web = self
         if self.live.open_game is not None:  # the game the table's screen has open now
             self.live.later(self.live.screen_changed)
@@ -312,6 +374,8 @@ class WebServer:
         self.live.store.remove_listener(self._on_commit)
         if self._on_show in self.live.show_listeners:
             self.live.show_listeners.remove(self._on_show)
+        if self._on_transient in self.live.transient_listeners:
+            self.live.transient_listeners.remove(self._on_transient)
         if self.live.web is self:
             self.live.web = None
         loop, stopped = self._loop, self._stopped
@@ -324,6 +388,7 @@ class WebServer:
         loop = self._loop
         if loop is not None and not loop.is_closed():
             self.hub.commit_times[game_id] = time.perf_counter()
+            self.live.committed(game_id)  # the old in-between state never rides on the new view
             self.hub.invalidate(game_id)
             def tell() -> None:  # on the main thread (LiveTable.later), once the table has drawn
                 open_game = self.live.open_game
@@ -333,6 +398,12 @@ class WebServer:
                     loop.call_soon_threadsafe(self.hub.changed, game_id, shown, follow)
 
             self.live.later(tell)  # once the table has drawn its verdict
+
+    def _on_transient(self, game_id: int) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self.hub.transient_changed, game_id)
 
     def _on_show(self, game_id: int | None) -> None:
         loop = self._loop
@@ -548,9 +619,14 @@ class WebServer:
             await response.prepare(request)
             await response.write(b"retry: 1500\n\n")
             game_id = self.hub.current_game() if key == "current" else int(key)
+            offered = stream.offered
             event_id, message = await asyncio.get_running_loop().run_in_executor(
                 None, self.hub.message, game_id, lang)
-            stream.push(event_id, message)  # skipped when Last-Event-ID says the page has it
+            # Skipped when Last-Event-ID says the page has it, and when a change was pushed while
+            # this view was being built: that one is newer (a verdict committed meanwhile), and
+            # pushing this one after it would leave the page on the older view until the next change.
+            if stream.offered == offered:
+                stream.push(event_id, message)
             while not stream.closed:
                 chunk = await stream.next(KEEPALIVE)
                 if chunk:

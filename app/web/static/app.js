@@ -118,6 +118,9 @@
         el("td", {}, p.hand), el("td", { class: p.penalties ? "pen" : "" }, p.penalties)))));
     const side = el("div", { class: "side" },
       banner(view.result, "result"), banner(view.turn_text, "turn"),
+      // between commits: the table waits for the pegs to settle, announcements held (not aria-live:
+      // the play itself is announced once it is judged)
+      view.pending ? el("p", { class: "banner pending", "data-pending": "" }, view.pending) : null,
       el("p", { class: "deck" }, view.deck_text),
       view.penalties.length ? el("section", { class: "penalties", "aria-labelledby": "pen-h" },
         el("h2", { id: "pen-h" }, ui.penalties + " (" + view.penalty_count + ")"),
