@@ -38,7 +38,6 @@ class Bench:
         from app.paths import default_database
         from app.store import GameStore
         from app.ui.shell import Table99App
-        from rules import board99 as rules
 
         EventLoop.ensure_window()
         Window.size = (800, 480)
@@ -49,11 +48,24 @@ class Bench:
         Window.add_widget(self.root)
         self.screen = self.root.get_screen("board99-game")
         self.screen.clock = lambda: self.now
-        ui = self.app.uis["board99"]
-        from app.board99_game import TableSetup
+        self.new_game()
 
-        ui.start_new(rules.make_setup(["Ann", "Ben"], layout="rows"),
-                     TableSetup({"Ann": "red", "Ben": "blue"}), "simulated")
+    def new_game(self, players: tuple[str, ...] = ("Ann", "Ben"), computers: dict[str, str] | None = None,
+                 seed: int = 0) -> None:
+        """Start a game on the simulated board; with computers the deck is dealt on the screen
+        (a shuffled deck from ``seed``), as the setup screen does."""
+        import random
+
+        from app.board99_game import TableSetup
+        from rules import board99 as rules
+
+        colours = dict(zip(players, ("red", "blue", "green", "yellow", "white", "black"), strict=False))
+        deck = None
+        if computers:
+            deck = list(range(100))
+            random.Random(seed).shuffle(deck)
+        self.app.uis["board99"].start_new(rules.make_setup(list(players), layout="rows", deck=deck),
+                                          TableSetup(colours, dict(computers or {}), seed), "simulated")
         self.settle()
 
     def settle(self) -> None:

@@ -43,6 +43,7 @@ class Table:
         game: Board99Game | None = None,
         sees_colour: bool = False,
         chooser: Any = None,
+        thinker: Any = None,
         table: TableSetup | None = None,
         pegs: tuple[int, ...] = (),
         **setup: Any,
@@ -55,7 +56,7 @@ class Table:
         self.clock = Clock()
         self.board = SimulatedBoard(sees_colour=sees_colour, clock=self.clock, initial=pegs)
         self.referee = Referee(game, StabilityWindow(0.4, self.clock), sees_colour=sees_colour,
-                               computer_chooser=chooser)
+                               computer_chooser=chooser, thinker=thinker)
         self.events: list[Any] = []
         self.referee.subscribe(self.events.append)
         self.queue = ReadingQueue()

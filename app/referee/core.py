@@ -22,7 +22,10 @@ and the referee's own events (:mod:`app.referee.events`). Rules logic stays in `
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures import wait as wait_for
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,8 +44,10 @@ from app.referee.events import (
 )
 from app.referee.refusals import refusal_text
 from app.referee.stability import StabilityWindow
+from app.referee.thinking import InlineThinker, Thinker
 from hardware.board_source import BoardEvent, BoardReading, HealthState, SourceHealth
 from rules import board99 as rules
+from rules.board99.setup import CARDS
 from rules.errors import InvalidActionError
 
 log = logging.getLogger(__name__)
@@ -50,6 +55,7 @@ Listener = Callable[[Any], None]
 
 PEG_REMOVING_OFFENCES = ("play-out-of-turn", "illegal-play")
 MAX_HELD = 6  # announcements that may wait for the board at once (one round of six players)
+THINK_TIMEOUT = 10.0  # s: the slowest level takes well under 1 s on the board computer
 
 
 class RefereeRefusal(Exception):
@@ -78,6 +84,17 @@ class _HeldAnnouncement:
 
 
 @dataclass(frozen=True)
+class _Thought:
+    """A computer's choice being computed for the game as it stood at ``version``."""
+
+    version: int
+    player: str
+    level: str
+    future: Future[Any]
+    asked: float = 0.0  # the referee's clock when it was asked for (to report a hung choice)
+
+
+@dataclass(frozen=True)
 class _PendingPenalty:
     action: Any
     hole: int
@@ -93,11 +110,21 @@ class Referee:
         *,
         sees_colour: bool = False,
         computer_chooser: Callable[[Any, str, Any], Any] | None = None,
+        thinker: Thinker | None = None,
+        think_timeout: float = THINK_TIMEOUT,
     ) -> None:
         self.game = game
         self.window = window or StabilityWindow()
         self.sees_colour = sees_colour
         self._choose = computer_chooser
+        # Computers think through this: at once by default, on a worker thread for the screen.
+        self._thinker: Thinker = thinker or InlineThinker()
+        self._version = 0  # +1 for every commit and undo: a choice made for an older game is stale
+        self._thought: _Thought | None = None  # a computer's choice still being computed
+        self._computer_error: tuple[int, str] | None = None  # (version, message) of a failed choice
+        self._closed = False
+        self._think_timeout = think_timeout
+        self._overdue: _Thought | None = None  # a choice already reported as taking too long
         self._listeners: list[Listener] = []
         self._pending: _PendingPlay | None = None
         self._penalty: _PendingPenalty | None = None
@@ -159,6 +186,12 @@ class Referee:
         return ", ".join(_held_text(held) for held in self._held)
 
     @property
+    def held_announcements(self) -> tuple[dict[str, Any], ...]:
+        """The held announcements as data (kind, card, by), for a front end that words them in its
+        own viewer's language (the web display) rather than the table's."""
+        return tuple({"kind": held.kind, "card": held.card, "by": held.by} for held in self._held)
+
+    @property
     def pending_card(self) -> int | None:
         return self._pending.card if self._pending else None
 
@@ -197,7 +230,9 @@ class Referee:
         self.tick()
 
     def tick(self) -> None:
-        """Let the stability window mature; judge the board when it has settled."""
+        """Apply a computer's finished choice; let the stability window mature; judge the board."""
+        self._thinker.poll()  # a choice asked for in the last tick starts now, after its frame
+        self._collect_thought()
         if not self._source_ok:
             return
         reading = self.window.poll()
@@ -214,8 +249,8 @@ class Referee:
         """
         if self._releasing:
             return False  # applying a held announcement now
-        if not self.settling and not self._held and not self._waits_for_peg(held):
-            return False
+        if not self.settling and not self._held and not self._waits_for_peg(held) and self._thought is None:
+            return False  # (while a computer thinks, a person's tap waits for its move, as in turn)
         if len(self._held) >= MAX_HELD:
             raise RefereeRefusal(tr("Wait: {what} is waiting for the pegs to settle.",
                                     what=_held_text(self._held[-1])))
@@ -244,7 +279,8 @@ class Referee:
         dead hand with no PLAY after it waits for a still board, so a peg nobody announced is
         asked about first.
         """
-        while self._held and self._source_ok and self._pending is None and self._penalty is None:
+        while (self._held and self._source_ok and self._pending is None and self._penalty is None
+               and self._thought is None):
             held = self._held[0]
             play_follows = any(later.kind == "play" for later in self._held[1:])
             if held.kind != "play" and self.settling and not play_follows:
@@ -386,6 +422,8 @@ class Referee:
         self._held = []
         self._unannounced_hole = None
         self._must_agree = True
+        self._version += 1  # a computer's choice being made for the undone position is dropped
+        self._thought = self._computer_error = None
         action = None
         for _ in range(count):
             index = len(self.game.actions) - 1
@@ -434,6 +472,7 @@ class Referee:
 
     def _record(self, action: Any, new_state: Any, events: tuple[Any, ...]) -> None:
         index = self.game.commit(action, new_state)  # written to disk before anyone hears of it
+        self._version += 1
         self._pending = self._penalty = None
         self._unannounced_hole = None
         self._emit(ActionAccepted(index, action))
@@ -447,25 +486,171 @@ class Referee:
         self._judge()
 
     def _computer_turn(self) -> None:
-        """While a computer is to move, let it choose: draws and discards apply at once."""
-        for _ in range(len(self.game.setup.players) * 4):
-            player = self.state.to_move
-            if self.state.outcome is not None or not self.game.is_computer(player) or self._pending:
-                return
-            if self._choose is None:
-                from rules.board99.ai import choose_action
+        """While a computer is to move, let it choose: draws and discards apply at once.
 
-                self._choose = choose_action
-            level = self.game.table.computers[player]
-            action = self._choose(self.state.view_for(player), level, self.game.computer_rng())
+        The choice is asked of the thinker; when it is not ready at once (a worker thread), the
+        referee returns and :meth:`tick` applies it later through this same method. A choice made
+        for an older game (a commit or an undo since: ``_version``) is dropped and asked again.
+        """
+        # Bounded only against a broken chooser: every draw or discard uses up a card, so a game
+        # of computers alone (the exhibitor's loop) may draw many times before the next peg.
+        for _ in range(2 * CARDS):
+            player = self.state.to_move
+            if self.state.outcome is not None or not self.game.is_computer(player):
+                self._thought = None  # nothing to choose (a stale choice is dropped with it)
+                return
+            if self._pending:  # a peg to place first: a current choice is kept (tick applies it)
+                return
+            assert player is not None
+            thought = self._thought
+            if thought is None or thought.version != self._version or thought.player != player:
+                thought = self._think(player)
+            if not thought.future.done():
+                self._thought = thought  # tick() applies it once computed
+                return
+            self._thought = None
+            if thought is self._overdue:  # it came after all: the "has not chosen" problem goes
+                self._overdue = self._computer_error = None
+            action = self._chosen(thought)
+            if action is None:
+                return
             if isinstance(action, rules.Play):
                 hole = self.hole_of(action.square)
                 self._pending = _PendingPlay(player, action.card, hole)
                 self._emit(ComputerChose(player, action, hole))
                 return
+            try:
+                new_state, events = rules.apply(self.state, action)
+            except InvalidActionError as exc:
+                self._computer_failed(thought, exc)
+                return
             self._emit(ComputerChose(player, action))
-            new_state, events = rules.apply(self.state, action)
             self._record(action, new_state, events)
+
+    def _think(self, player: str) -> _Thought:
+        """Ask the thinker for ``player``'s choice, from values made here: the worker shares nothing."""
+        if self._choose is None:
+            from rules.board99.ai import choose_action
+
+            self._choose = choose_action
+        choose = self._choose
+        level = self.game.table.computers[player]
+        view, rng = self.state.view_for(player), self.game.computer_rng()  # immutable, and seeded
+        future = self._thinker.submit(lambda: choose(view, level, rng))
+        return _Thought(self._version, player, level, future, self.window.clock())
+
+    def _chosen(self, thought: _Thought) -> Any | None:
+        """The finished choice, or None when it failed (then logged and shown, never silent)."""
+        if thought.future.cancelled():
+            return None  # closed with the screen
+        try:
+            action = thought.future.result()
+        except BaseException as exc:  # the worker hands over anything (a SystemExit in a chooser):
+            self._computer_failed(thought, exc)  # never raised into the screen's pump
+            return None
+        if not isinstance(action, (rules.Play, rules.Draw, rules.Discard, rules.RevealDeadHand)) \
+                or action.by != thought.player:
+            self._computer_failed(thought, ValueError(f"not an action of {thought.player}: {action!r}"))
+            return None
+        return action
+
+    def _computer_failed(self, thought: _Thought, exc: BaseException) -> None:
+        log.error("computer %s (%s) could not choose a move: %s: %s", thought.player, thought.level,
+                  type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
+        name, error = thought.player, type(exc).__name__
+        if self._undo_count():
+            text = tr("{name} (computer) could not choose a move ({error}). Undo, or leave the game and "
+                      "resume it to try again.", name=name, error=error)
+        elif self.game.actions:  # only computers' actions: nothing to undo, but resuming retries
+            text = tr("{name} (computer) could not choose a move ({error}). Leave the game and resume "
+                      "it to try again.", name=name, error=error)
+        else:  # the game's first move: leaving deletes a game with no actions (game_screen.leave)
+            text = tr("{name} (computer) could not choose a move ({error}). Leave the game and start a "
+                      "new one.", name=name, error=error)
+        self._computer_error = (self._version, text)
+        self._refresh_prompt()
+
+    def _person_first(self) -> bool:
+        """A person's peg is being sorted out (a penalty, an unexplained peg, a person's play, a board
+        to fix): a computer's finished choice waits for it, never committed over it or dropped."""
+        pending = self._pending
+        return (self._penalty is not None or self._unannounced_hole is not None
+                or (pending is not None and not self.game.is_computer(pending.by))
+                or self.phase in (Phase.FIX_BOARD, Phase.WHO_PLAYED))
+
+    def _computer_stuck(self) -> bool:
+        """A computer is to move and nothing will ever ask it: no choice in flight, none waiting,
+        no reported failure. Only a bug gets here; the tick's safety net asks it again."""
+        player = self.state.to_move
+        error = self._computer_error
+        return (not self._closed and self._thought is None and self.state.outcome is None
+                and player is not None and self.game.is_computer(player) and self._pending is None
+                and not self._person_first() and (error is None or error[0] != self._version))
+
+    def _collect_thought(self) -> None:
+        """A computer's choice computed on the worker is ready: apply it now, on this thread.
+
+        It waits (kept, still current) while a person's peg is sorted out, and is applied on the
+        first tick after. A computer to move with nothing asked (a choice dropped by a bug) is
+        asked again here, so the game never stalls on "Ben (computer) is choosing."
+        """
+        thought = self._thought
+        if thought is None and not self._computer_stuck():
+            return
+        if thought is not None and not thought.future.done():
+            self._check_overdue(thought)
+            return
+        if thought is not None and self._person_first():
+            return
+        # No window.forget() here, unlike after a person's commit: a computer's committed actions
+        # (draw, discard, dead hand) never change the pegs the game expects, and it is only applied
+        # while the board agrees with the game (_person_first), so judging the last stable board
+        # again now is all a new reading could do.
+        self._computer_turn()
+        self._judge()
+
+    def _check_overdue(self, thought: _Thought) -> None:
+        """A choice not made within ``think_timeout``: logged and shown once (a hung chooser must
+        not leave "Ben (computer) is choosing." up for ever). Still applied if it comes after all."""
+        if thought is self._overdue or self.window.clock() - thought.asked <= self._think_timeout:
+            return
+        self._overdue = thought
+        log.error("computer %s (%s) could not choose a move: TimeoutError: no choice after %.0f s",
+                  thought.player, thought.level, self._think_timeout)
+        self._computer_error = (self._version, tr(
+            "{name} (computer) has not chosen after {seconds} s. Leave the game and resume it to "
+            "try again.", name=thought.player, seconds=round(self._think_timeout)))
+        self._refresh_prompt()
+
+    @property
+    def thinking(self) -> str | None:
+        """The computer whose choice is being computed right now, or None."""
+        thought = self._thought
+        return thought.player if thought is not None and not thought.future.done() else None
+
+    def finish_thinking(self, timeout: float = 10.0) -> bool:
+        """Wait for the computers' choices and apply them; True when none is left in flight.
+
+        For tests, benchmarks and a terminal only: the screen never waits, its pump applies a
+        choice once it is ready.
+        """
+        deadline = time.monotonic() + timeout
+        while (thought := self._thought) is not None:
+            self._thinker.poll()
+            wait_for([thought.future], max(0.0, deadline - time.monotonic()))
+            if not thought.future.done():
+                return False
+            self.tick()  # applies it; the next computer's choice may be asked for at once
+            if self._thought is thought:  # made, but waiting for a person (a penalty, a peg)
+                return False
+        return True
+
+    def close(self) -> None:
+        """The screen is left or the game replaced: drop a choice in flight and stop the thinker."""
+        self._thought = None
+        self._closed = True
+        self._version += 1
+        self._thinker.close()
 
     def _judge(self) -> None:
         """Compare the last stable board with the game and act on the difference."""
@@ -613,6 +798,10 @@ class Referee:
                 "A new peg on {where} without an announcement: who played it, with which card?",
                 where=self.where(self._unannounced_hole)), (self._unannounced_hole,), Phase.WHO_PLAYED))
             return
+        error = self._computer_error
+        if error is not None and error[0] == self._version:
+            self._set_prompt(Prompt(PromptKind.PROBLEM, error[1], (), Phase.ANNOUNCE))
+            return
         pending = self._pending
         if pending is not None and pending.hole is not None:
             colour = self.game.colours.get(pending.by, "")
@@ -627,6 +816,11 @@ class Referee:
             self._set_prompt(Prompt(PromptKind.ACTION, tr(
                 "{name} plays card {card}: put the peg on a free square from {card} up.",
                 name=pending.by, card=pending.card) + self._then(), holes, Phase.PLACE_PEG))
+            return
+        if self._held and self._thought is not None:
+            self._set_prompt(Prompt(PromptKind.INFO, tr(
+                "Waiting for {name} (computer) to choose, then: {what}.", name=self._thought.player,
+                what=self.waiting), (), Phase.WAITING))
             return
         if self._held:
             self._set_prompt(Prompt(PromptKind.INFO, tr(
