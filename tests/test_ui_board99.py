@@ -72,13 +72,23 @@ class Driver:
     def settle(self) -> None:
         """Let the board hold still past the stability window. The screen's 30 Hz Clock interval
         may not fire within a couple of fast headless frames, so call its pump once, as it would."""
+        self.think()
         frames(1)
         self.clock.now += 0.5
         self.screen.pump()
+        self.think()
         frames(2)
+
+    def think(self) -> None:
+        """Wait for the computers' choices (made on a worker thread) and let the screen apply them."""
+        referee = self.screen.referee
+        if referee is not None:
+            assert referee.finish_thinking(), "a computer's choice never came"
+            frames(1)
 
     def press(self, text: str) -> None:
         tap(find(self.screen, text=text))
+        self.think()
 
     def modal(self) -> Any:
         from kivy.core.window import Window
@@ -92,6 +102,21 @@ class Driver:
             tap(find(modal, text=key))
         tap(find(modal, text="OK"))
         frames(2)
+
+    def quick_tap_while_a_peg_settles(self) -> None:
+        """Both draw; Ann announces PLAY 30 and pegs 45; 0.2 s later, her peg still settling, Ben
+        taps PLAY 50 (issue 20's quick table)."""
+        from app.i18n import tr
+
+        self.press(tr("DRAW"))
+        self.press(tr("DRAW"))
+        self.press(tr("PLAY"))
+        self.type_card(30)
+        self.tap_hole(45)  # Ann's peg goes in ...
+        self.clock.now += 0.2
+        self.screen.pump()
+        self.press(tr("PLAY"))  # ... and Ben taps PLAY 50 at once
+        self.type_card(50)
 
     def tap_hole(self, hole: int) -> None:
         board = self.screen.board
@@ -551,15 +576,7 @@ def test_a_quick_players_tap_while_a_peg_settles_is_shown_waiting_and_filed_for_
     try:
         d = Driver(ui)
         d.start_game()
-        d.press(i18n.tr("DRAW"))
-        d.press(i18n.tr("DRAW"))
-        d.press(i18n.tr("PLAY"))
-        d.type_card(30)
-        d.tap_hole(45)  # Ann's peg goes in ...
-        d.clock.now += 0.2
-        d.screen.pump()
-        d.press(i18n.tr("PLAY"))  # ... and Ben taps PLAY 50 at once
-        d.type_card(50)
+        d.quick_tap_while_a_peg_settles()
         frames(2)
         assert i18n.language() == language
         assert d.screen.who.text == i18n.tr("Wait: the pegs are settling")
@@ -574,3 +591,33 @@ def test_a_quick_players_tap_while_a_peg_settles_is_shown_waiting_and_filed_for_
         assert d.stored()[-1] == {"by": "Ben", "do": "play", "card": 50, "square": 60}
     finally:
         i18n.set_language("en")
+
+
+def test_the_hand_row_is_rebuilt_only_when_what_it_shows_changed(ui: Any) -> None:
+    """A refresh with the same hand keeps its widgets (the verdict's frame built them anew each
+    time); a changed hand, My cards, or a row emptied by someone else is built again."""
+    d = Driver(ui)
+    tap(find(d.root, text="New: The Game of 99"))
+    setup = d.root.get_screen("board99-setup")
+    d.setup_tap(setup.player_rows[1].kind_button)  # Ben: Person -> Basic
+    d.setup_tap(find(d.root, text="Rows"))
+    tap(find(d.root, text="Start"))
+    d.settle()
+    screen = d.screen
+    assert screen.game.state.to_move == "Ann"
+    d.press("DRAW")
+    d.settle()
+    while screen.game.state.to_move != "Ann" or screen.referee.prompt.phase.value != "announce":
+        if screen.referee.prompt.phase.value == "computer-peg":
+            d.tap_hole(screen.referee.prompt.holes[0])
+        d.settle()
+    shown = list(screen.hand_row.children)
+    assert shown and screen.hand_row.height > 0
+    screen.refresh()
+    assert screen.hand_row.children == shown  # the same widgets, not new ones
+    d.press("My cards")
+    faces = [w.text for w in screen.hand_row.children[::-1]]
+    assert faces == [str(c) for c in screen.game.state.known_hand("Ann")]
+    screen.hand_row.clear_widgets()  # as the exhibit's visitor screen does under a penalty banner
+    screen.refresh()
+    assert [w.text for w in screen.hand_row.children[::-1]] == faces

@@ -8,6 +8,7 @@ Colours are named the way players name their pegs (:data:`PEG_COLOURS`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from kivy.graphics import Color, InstructionGroup, Line, Rectangle
@@ -40,8 +41,13 @@ def colour_rgba(name: str | None) -> tuple[float, float, float, float]:
     return theme.peg_rgba(name)
 
 
+@lru_cache(maxsize=2048)
 def text_width(text: str, font_size: float, font_name: str = "Roboto", bold: bool = False) -> float:
-    """How wide ``text`` renders on one line (for fitting labels into buttons)."""
+    """How wide ``text`` renders on one line (for fitting labels into buttons).
+
+    Cached: the screens ask again for the same texts on every refresh and layout (the game
+    screen's verdict frame measured them up to a dozen times), and the fonts never change while
+    the app runs (nothing registers a font at run time)."""
     from kivy.core.text import Label as CoreLabel
 
     label = CoreLabel(text=text, font_size=font_size, font_name=font_name, bold=bold)
@@ -49,8 +55,11 @@ def text_width(text: str, font_size: float, font_name: str = "Roboto", bold: boo
     return width
 
 
+@lru_cache(maxsize=2048)
 def text_height(text: str, font_size: float, width: float) -> float:
-    """How tall ``text`` renders when wrapped to ``width`` (to show only what fits, whole)."""
+    """How tall ``text`` renders when wrapped to ``width`` (to show only what fits, whole).
+
+    Cached like :func:`text_width`: each uncached call renders the text into a new texture."""
     from kivy.core.text import Label as CoreLabel
 
     label = CoreLabel(text=text, font_size=font_size, text_size=(max(1.0, width), None))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
@@ -34,6 +35,7 @@ from app.referee.events import (
     PromptKind,
     TurnChanged,
 )
+from app.referee.thinking import Thinker, ThreadThinker
 from app.table_outputs import TableOutputs, attach_outputs
 from app.ui import preferences, theme
 from app.ui.board99.board_view import BoardView
@@ -192,8 +194,13 @@ class GameScreen(Screen):
     clock: Any = staticmethod(time.monotonic)  # the stability window's clock; tests replace it
 
     def __init__(self, ctx: Any, **kwargs: Any) -> None:
-        super().__init__(name=NAME, **kwargs)
+        kwargs.setdefault("name", NAME)  # another name for the same screen (the exhibit's visitor game)
+        super().__init__(**kwargs)
         self.ctx = ctx
+        self.computer_chooser: Any = None  # None: rules.board99.ai.choose_action; tests inject one
+        # Where computers think: a worker thread. benchmarks/app_verdict_latency.py swaps in the
+        # InlineThinker (the old call on this thread) to compare.
+        self.thinker_factory: Callable[[], Thinker] = ThreadThinker
         self.game: Board99Game | None = None
         self.referee: Referee | None = None
         self.source: BoardSource | None = None
@@ -206,6 +213,8 @@ class GameScreen(Screen):
         self.refusal: str | None = None  # the last refused announcement, until the game moves on
         self.preview_card: int | None = None
         self.cards_visible = False
+        self._shown_hand: tuple[Any, ...] | None = None  # what the hand row shows (see _show_hand)
+        self._hand_widgets: list[Any] = []
         root = BoxLayout(orientation="horizontal")
         Background.paint(root)
         self.board = BoardView(tuple(range(100)), on_hole=self._on_hole, size_hint=(None, 1))
@@ -288,7 +297,9 @@ class GameScreen(Screen):
         self.banner.hide()
         self.board.set_numbers(game.setup.layout.numbers)
         window = StabilityWindow(stable_seconds, self.clock)
-        self.referee = Referee(game, window, sees_colour=source.sees_colour)
+        # Computers think on a worker thread; the pump below applies their choices (never waits).
+        self.referee = Referee(game, window, sees_colour=source.sees_colour, thinker=self.thinker_factory(),
+                               computer_chooser=self.computer_chooser)
         self.referee.subscribe(self._on_referee_event)
         # Turn LEDs, buzzer and PLAY/DRAW/DISCARD buttons where [outputs] configures them.
         self.outputs = attach_outputs(self.ctx, self.referee)
@@ -319,10 +330,13 @@ class GameScreen(Screen):
         if self.outputs is not None:
             self.outputs.detach()
             self.outputs = None
+        if self.referee is not None:
+            self.referee.close()  # a computer's choice still being computed is dropped
         self.referee = None
 
     def pump(self, *_: Any) -> None:
-        """Hand waiting board events to the referee (main thread) and let its window mature."""
+        """Hand waiting board events to the referee (main thread), let its window mature and apply
+        a computer's choice the worker has finished."""
         if self.referee is None:
             return
         events = self.queue.drain()
@@ -479,24 +493,44 @@ class GameScreen(Screen):
         label.text = "\n".join(shown)
         label.text_size = (label.width, label.height)  # top-aligned in its room
 
-    def _show_hand(self) -> None:
-        self.hand_row.clear_widgets()
-        self.hand_row.height = 0  # no room taken when there is no hand to show
+    def _hand_key(self) -> tuple[Any, ...] | None:
+        """What the hand row shows, in one value (None: no hand)."""
         game = self.game
         if game is None or game.setup.deck is None:
-            return
+            return None
         player = game.state.to_move
         if player is None or game.is_computer(player):
+            return None
+        hint = tr("{name}: tap My cards to see your hand.", name=player)
+        at_once = bool(preferences.get("play_at_once"))
+        return player, game.state.known_hand(player), self.cards_visible, at_once, hint
+
+    def _show_hand(self) -> None:
+        """Build the hand row, only when what it shows changed.
+
+        refresh runs after every referee event: rebuilding the same card widgets each time cost
+        the verdict's frame new widgets, textures and a panel layout for nothing. The row is
+        rebuilt when its content differs, or when someone else emptied it (the exhibit's visitor
+        screen clears it under a penalty banner)."""
+        key = self._hand_key()
+        if key == self._shown_hand and list(self.hand_row.children) == self._hand_widgets:
             return
+        self._shown_hand = key
+        self._build_hand(key)
+        self._hand_widgets = list(self.hand_row.children)
+
+    def _build_hand(self, key: tuple[Any, ...] | None) -> None:
+        self.hand_row.clear_widgets()
+        self.hand_row.height = 0  # no room taken when there is no hand to show
+        if key is None:
+            return
+        _, hand, visible, at_once, hint = key
         self.hand_row.height = TOUCH
-        hand = game.state.known_hand(player)
-        if not self.cards_visible:  # face down, in the table's card back, until My cards
+        if not visible:  # face down, in the table's card back, until My cards
             for _ in hand:
                 self.hand_row.add_widget(CardBack(size_hint_x=None, width=40))
-            self.hand_row.add_widget(WrapLabel(tr("{name}: tap My cards to see your hand.", name=player),
-                                               font_size=READABLE, size_hint_y=1, valign="middle"))
+            self.hand_row.add_widget(WrapLabel(hint, font_size=READABLE, size_hint_y=1, valign="middle"))
             return
-        at_once = preferences.get("play_at_once")
         for card in hand:
             if at_once:  # 5of99's "play a card at once": the card is a button that plays it
                 button = BigButton(str(card), font_size=FONT, height=TOUCH, size_hint_x=None, width=56,
