@@ -84,7 +84,8 @@ class KeeperScreen(Screen):
         table = self.game.table
         if table.over or table.turn is None:
             return ""
-        return tr("{name} plays a card and says the new count; tap that card here.",
+        # Two sentences on two lines: wrapped as one, German left a lone "an." on the second line.
+        return tr("{name} plays a card and says the new count.\nTap that card here.",
                   name=table.setup.players[table.turn])
 
     def refresh(self) -> None:
