@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "print-markers": ("print_markers", "write printable ArUco marker stickers (PDF/PNG)"),
     "config": ("config", "check a config file and print what it means"),
     "web": ("web", "serve the web display without the touchscreen (phones, tablets, TV)"),
+    "exhibit": ("exhibit", "exhibitor mode: 'unlock' gives the staff the PIN pad back after wrong tries"),
     "hub": ("hub", "the club's hub: every table live on one screen, and the evening's standings"),
 }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -81,8 +82,9 @@ def check_table(
     Unknown keys are errors with a "did you mean" hint: a misspelt key silently ignored is the
     worst kind of config bug. Names in ``subtables`` are allowed and passed through untouched.
     """
-    if not isinstance(table, Mapping):
-        raise ConfigError(where, f"expected a table, got {shown(table)}")
+    if not isinstance(table, Mapping):  # a string's text is not shown: it may be a PIN or a password
+        got = "a string" if isinstance(table, str) else shown(table)
+        raise ConfigError(where, f"expected a table, got {got}")
     result: dict[str, Any] = {}
     for key, value in table.items():
         if key in subtables:
@@ -91,7 +93,7 @@ def check_table(
         if key not in spec:
             close = difflib.get_close_matches(key, list(spec) + list(subtables), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            allowed = ", ".join(sorted(spec))
+            allowed = ", ".join([*sorted(spec), *(f"[{name}]" for name in subtables)])
             raise ConfigError(f"{where} {key}", f"unknown key{hint}; allowed: {allowed}")
         rule = spec[key]
         kinds = rule.kind if isinstance(rule.kind, tuple) else (rule.kind,)
@@ -182,7 +184,12 @@ class Config:
     outputs: Mapping[str, Any] = field(default_factory=dict)
     path: str = ""
     web: Mapping[str, Any] = field(default_factory=lambda: {k: v.default for k, v in WEB_SPEC.items()})
-    club: Mapping[str, Any] = field(default_factory=lambda: {k: v.default for k, v in CLUB_SPEC.items()})
+    # repr=False here and below: the club's password and the staff PIN never reach a log line or a traceback
+    club: Mapping[str, Any] = field(default_factory=lambda: {k: v.default for k, v in CLUB_SPEC.items()},
+                                    repr=False)
+    # exhibitor mode (issue 15): [exhibit] checked, defaults filled (app/exhibit/settings.py)
+    exhibit: Mapping[str, Any] = field(default_factory=lambda: _exhibit().exhibit_defaults(), repr=False)
+    exhibit_problem: str = ""  # why [exhibit] was replaced by its safe fallback ("" = used as written)
 
     def options_for(self, source: str) -> Mapping[str, Any]:
         return self.source_options.get(source, {})
@@ -197,11 +204,17 @@ def parse_config(text: str, where: str = "config.toml") -> Config:
         raise ConfigError(where, "not usable: lists or tables nested too deep") from exc
     except ValueError as exc:  # e.g. an integer of thousands of digits
         raise ConfigError(where, f"not usable: {' '.join(str(exc).split())[:120]}") from exc
-    top = check_table(where, data, {}, subtables=("app", "board", "outputs", "web", "club"))
+    return config_from_tables(data, where)
+
+
+def config_from_tables(data: Mapping[str, Any], where: str = "config.toml") -> Config:
+    """The Config of parsed TOML tables (what :func:`parse_config` checks after parsing the text)."""
+    top = check_table(where, data, {}, subtables=("app", "board", "outputs", "web", "club", "exhibit"))
     app = check_table(f"{where}: [app]", top.get("app", {}), APP_SPEC)
     board = check_table(f"{where}: [board]", top.get("board", {}), BOARD_SPEC, subtables=SOURCES)
     web = check_table(f"{where}: [web]", top.get("web", {}), WEB_SPEC)
     club = check_table(f"{where}: [club]", top.get("club", {}), CLUB_SPEC)  # club hub (issue 19)
+    exhibit = _exhibit().check_exhibit(where, top.get("exhibit", {}))  # exhibitor mode (issue 15)
     outputs = top.get("outputs", {})
     if not isinstance(outputs, Mapping):
         raise ConfigError(f"{where}: [outputs]", "expected a table")
@@ -213,8 +226,58 @@ def parse_config(text: str, where: str = "config.toml") -> Config:
         language=app["language"], sound=app["sound"], fullscreen=app["fullscreen"],
         data_dir=app["data_dir"], board_source=board["source"],
         stable_seconds=board["stable_seconds"], source_options=options, outputs=dict(outputs),
-        path=where, web=web, club=club,
+        path=where, web=web, club=club, exhibit=exhibit,
     )
+
+
+def _exhibit() -> Any:
+    """``app.exhibit.settings``, imported on use: it builds on this module's Key and check_table."""
+    return importlib.import_module("app.exhibit.settings")
+
+
+def _exhibit_fallback(path: Path, config: Config, problem: str) -> Config:
+    """``config`` with the file's own ``[exhibit]`` table in its safe form (exhibitor mode, issue 15).
+
+    Called when the file was unusable: an unattended store table whose ``[web]`` has a typo, or
+    whose ``[exhibit]`` PIN is missing, must not become the unlocked family app. The rules are in
+    :func:`app.exhibit.settings.fallback_exhibit`; a file that is not TOML has no table to keep."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
+        return _asked_for_exhibit(path, config, problem)
+    table = raw.get("exhibit")
+    if table is None:
+        return _asked_for_exhibit(path, config, problem)  # e.g. a misspelt [exhibt]
+    settings = _exhibit()
+    try:
+        return replace(config, exhibit=settings.check_exhibit(str(path), table))  # the table itself is fine
+    except ConfigError:
+        pass
+    exhibit = settings.fallback_exhibit(f"{path}: [exhibit]", table)
+    return replace(config, exhibit=exhibit, exhibit_problem=problem if exhibit["enabled"] else "")
+
+
+_HEADER = re.compile(r"^\s*\[\s*([^\]\s]+)\s*\]\s*(#.*)?$")
+_ENABLED = re.compile(r"^\s*enabled\s*=\s*true\s*(#.*)?$", re.IGNORECASE)
+
+
+def _asked_for_exhibit(path: Path, config: Config, problem: str) -> Config:
+    """The locked kiosk when a file that cannot be used as TOML still plainly asked for exhibitor mode:
+    a header close to ``[exhibit]`` (``[exhibt]``, ``[Exhibit]``) with ``enabled = true`` under it.
+    An unattended store table must not become the family app over a typo (``pin = 0582``)."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return config
+    section = ""
+    for line in lines:
+        header = _HEADER.match(line)
+        if header:
+            section = header.group(1).lower()
+        elif _ENABLED.match(line) and difflib.SequenceMatcher(None, section, "exhibit").ratio() >= 0.8:
+            return replace(config, exhibit={**config.exhibit, "enabled": True, "pin": ""},
+                           exhibit_problem=problem)
+    return config
 
 
 def load_config(path: Path) -> Config:
@@ -256,6 +319,28 @@ def check_source_options(config: Config, source: str) -> dict[str, Any]:
     return check_table(f"{config.path or 'config.toml'}: [board.{source}]", options, spec)
 
 
+def _without_exhibit(path: Path) -> Config:
+    """The file's config as if it had no ``[exhibit]`` table (the board falls back as usual)."""
+    try:
+        rest = tomllib.loads(path.read_text(encoding="utf-8"))
+        rest.pop("exhibit", None)
+        config = config_from_tables(rest, str(path))
+    except (ConfigError, OSError, ValueError, RecursionError):
+        return Config(path=str(path))
+    try:
+        check_source_options(config, config.board_source)
+    except ConfigError:
+        return replace(config, board_source="simulated")
+    return config
+
+
+def _exhibit_consequence(config: Config) -> str:
+    if config.exhibit["enabled"]:
+        return " - exhibit mode stays on, locked: no PIN opens the staff screen until it is fixed" \
+            if not config.exhibit["pin"] else " - exhibit mode stays on with the defaults for what is wrong"
+    return " - exhibit mode is off until it is fixed"
+
+
 def load_config_or_default(path: Path | None) -> tuple[Config, str | None]:
     """The config, or a safe one plus the message to show when the file is unusable.
 
@@ -269,7 +354,13 @@ def load_config_or_default(path: Path | None) -> tuple[Config, str | None]:
     try:
         config = load_config(path)
     except ConfigError as exc:
-        return Config(path=str(path)), f"{exc}{fallback}"
+        if ": [exhibit]" not in exc.where:
+            config = _exhibit_fallback(path, Config(path=str(path)), str(exc))
+            locked = config.exhibit["enabled"] and not config.exhibit["pin"]
+            return config, f"{exc}{fallback}{_exhibit_consequence(config) if locked else ''}"
+        config = _without_exhibit(path)  # only the exhibitor's table is wrong: keep everything else
+        config = _exhibit_fallback(path, config, str(exc))
+        return config, f"{exc}{_exhibit_consequence(config)}"
     try:
         check_source_options(config, config.board_source)
     except ConfigError as exc:

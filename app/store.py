@@ -16,7 +16,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -274,6 +274,23 @@ class GameStore:
         with self._lock:
             rows = self._db.execute(query, (kind, kind, status, status, limit)).fetchall()
         return [GameSummary(*row) for row in rows]
+
+    # --- exhibitor mode (issue 15): app/exhibit/counts.py keeps its own table in this file ---------
+    def add_schema(self, script: str) -> None:
+        """Create more tables (``CREATE ... IF NOT EXISTS``) in this database, as its own are made."""
+        with self._lock:
+            self._db.executescript(script)
+
+    def write(self, sql: str, params: Sequence[Any] = ()) -> int | None:
+        """One statement in its own transaction, committed (durable like an action) when this
+        returns; the new row's id for an INSERT. Not a game change: no listener is told."""
+        with self._transaction() as db:
+            return db.execute(sql, params).lastrowid
+
+    def read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return list(self._db.execute(sql, params).fetchall())
+    # --- end exhibitor mode ------------------------------------------------------------------
 
     def unfinished(self, kind: str | None = None) -> list[GameSummary]:
         return self.games(kind=kind, status="playing")

@@ -307,9 +307,19 @@ setup_user() {
 install_config() {
   put_dir "$CONFIG_DIR" 0755
   put_file "$DEPLOY/config.toml" "$CONFIG_DIR/config.toml.example" 0644
-  # The real config is the owner's: written once, never overwritten by an update.
-  if [ ! -e "$R$CONFIG_DIR/config.toml" ]; then
-    put_file "$DEPLOY/config.toml" "$CONFIG_DIR/config.toml" 0644
+  # The real config is the owner's: written once, never overwritten by an update. It may hold
+  # secrets ([club] password, [web] token, the exhibitor's PIN): root writes it, the app reads it
+  # through the group $SERVICE_USER (the service runs as that user; a desktop user is a member),
+  # nobody else. A config from an older install (0644) is tightened, its content left alone.
+  local config=$R$CONFIG_DIR/config.toml
+  if [ ! -e "$config" ]; then
+    put_file "$DEPLOY/config.toml" "$CONFIG_DIR/config.toml" 0640
+    sys chown "root:$SERVICE_USER" "$config"
+  elif [ $(( 8#$(stat -c %a "$config") & 8#007 )) -ne 0 ]; then
+    chmod o-rwx "$config"
+    sys chown "root:$SERVICE_USER" "$config"
+    CHANGED=$((CHANGED + 1))
+    log "made $CONFIG_DIR/config.toml readable by root and the group $SERVICE_USER only"
   fi
   if [ ! -d "$R$DATA_DIR" ]; then
     put_dir "$DATA_DIR" 2770

@@ -15,6 +15,7 @@ from typing import Any
 
 from app.config import Config
 from app.store import GameStore
+from tests.exhibit_catalog import EXHIBIT_LOOP_SCREENS
 from tests.ui_support import UI, find, frames, tap
 
 
@@ -75,13 +76,23 @@ class Board:
         self.settle()
 
     def settle(self) -> None:
+        self.think()
         frames(1)
         self.clock.now += 0.5
         self.screen.pump()
+        self.think()
         frames(2)
+
+    def think(self) -> None:
+        """Wait for the computers' choices (made on a worker thread) and let the screen apply them."""
+        referee = self.screen.referee
+        if referee is not None:
+            assert referee.finish_thinking(), "a computer's choice never came"
+            frames(1)
 
     def press(self, text: str) -> None:
         tap(find(self.screen, text=text))
+        self.think()
 
     def card(self, card: int) -> None:
         from kivy.core.window import Window
@@ -313,7 +324,8 @@ def camera_calibration(ui: UI) -> Any:
     tap(find(screen, text=tr_("Learn")))
     hole = screen.session.target_hole
     camera.scene = replace(camera.scene, pegs={hole + 2: "red"})
-    screen.next_frame()
+    for _ in range(screen.recent.maxlen):  # a step learns the last few frames of the still board
+        screen.next_frame()
     tap(find(screen, text=tr_("Learn")))
     frames(2)
     return screen
@@ -346,6 +358,101 @@ def web_join_pairing(ui: UI) -> Any:
     return root
 
 
+# --- exhibitor mode (issue 15): the staff screen, locked and unlocked -----------------------------
+def exhibit_staff(ui: UI, state: str) -> Any:
+    """The staff screen over the family's app: ``locked`` (two dots and "Wrong PIN."), ``wait``
+    (the countdown after three wrong PINs) or ``unlocked`` (counts, after an export)."""
+    from app.exhibit.counts import DemoCounts
+    from app.exhibit.lock import StaffLock
+    from app.ui.exhibit.staff import StaffScreen
+
+    root = app_root(ui)
+    ctx = root.app.ctx
+    lock = StaffLock("" if state == "no-pin" else "4711", FakeClock())
+    if state == "no-pin":  # what exhibit_extras gives for [exhibit] enabled = true without a pin
+        from app.config import Config
+        from app.exhibit import exhibit_extras
+
+        extras = exhibit_extras(Config(exhibit={"enabled": True, "pin": ""}, path="/etc/table99/config.toml"),
+                                ctx.store)
+        assert extras is not None
+        extras["scratch"].close()
+        ctx.extras["exhibit"] = extras
+    counts = DemoCounts(ctx.store, "Spiel 2026")
+    for outcome in ("finished", "finished", "idle", "visitor", ""):
+        demo = counts.started("board99")
+        if outcome == "finished":
+            counts.finished(demo)
+        elif outcome:
+            counts.stopped(demo, outcome)
+    screen = StaffScreen(ctx, lock, counts, on_back=lambda: None, on_leave_exhibit=lambda: None)
+    root.add_widget(screen)
+    go(root, screen.name)
+    tries = {"locked": ["12"], "wait": ["0000", "1234", "5555"], "unlocked": ["4711"],
+             "no-pin": ["4711"]}[state]
+    for entry in tries:
+        screen.type(entry)
+        screen.press("ok")
+    if state == "unlocked":
+        screen.export()
+    else:
+        screen.type("34")  # two dots on show
+    frames(3)
+    return root
+def exhibit_visitor(ui: UI, visitor: list[int], computer: list[int]) -> Any:
+    """A visitor's guided game (exhibitor mode) with known hands, the scratch store in the data dir."""
+    from tests.exhibit_visitor_support import Visitor, dealt
+
+    v = Visitor(ui)
+    v.screen.new_setup = dealt(v.screen, visitor, computer)
+    v.start()
+    return v
+
+
+def exhibit_visitor_start(ui: UI) -> Any:
+    return exhibit_visitor(ui, [], []).root
+
+
+def exhibit_visitor_hint(ui: UI) -> Any:
+    """The visitor holds five cards: the guide names one and its squares glow."""
+    return exhibit_visitor(ui, [23, 45, 71, 80, 99], [55, 66, 77, 88, 93]).root
+
+
+def exhibit_visitor_remove_peg(ui: UI, take_off: bool = False) -> Any:
+    """Card 99 on square 50: the referee asks for the peg back, the guide says why."""
+    v = exhibit_visitor(ui, [23, 45, 71, 80, 99], [55, 66, 77, 88, 93])
+    v.press(tr_("PLAY"))
+    v.pick(99)
+    v.tap_hole(50)
+    v.settle()
+    if take_off:
+        v.tap_hole(50)
+        v.settle()
+    return v.root
+
+
+def exhibit_visitor_who_played(ui: UI) -> Any:
+    """A peg put in without PLAY: the pad asks which of the visitor's cards it is for."""
+    from tests.ui_support import frames_until
+
+    v = exhibit_visitor(ui, [23, 45, 71, 80, 99], [55, 66, 77, 88, 93])
+    v.tap_hole(60)
+    v.settle()
+    frames_until(lambda: v.screen.modal is not None and v.screen.modal.parent is not None)
+    return v.root
+
+
+def exhibit_visitor_won(ui: UI) -> Any:
+    v = exhibit_visitor(ui, [0, 1, 2, 3, 4], [55, 66, 77, 88, 93])
+    v.screen.result_seconds = 3600  # the result stays for the screenshot
+    for card in range(5):
+        v.press(tr_("PLAY"))
+        v.pick(card)
+        v.tap_hole(card)
+        v.settle()
+    return v.root
+
+
 def tr_(text: str) -> str:
     from app.i18n import tr
 
@@ -375,6 +482,16 @@ SCREENS: dict[str, Callable[[UI], Any]] = {
     "camera-calibration": camera_calibration,
     "web-join": web_join,
     "web-join-pairing": web_join_pairing,
+    "exhibit-staff-locked": lambda ui: exhibit_staff(ui, "locked"),  # exhibitor mode (issue 15)
+    "exhibit-staff-wait": lambda ui: exhibit_staff(ui, "wait"),
+    "exhibit-staff-unlocked": lambda ui: exhibit_staff(ui, "unlocked"),
+    "exhibit-staff-no-pin": lambda ui: exhibit_staff(ui, "no-pin"),
+    "exhibit-visitor-start": exhibit_visitor_start,
+    "exhibit-visitor-hint": exhibit_visitor_hint,
+    "exhibit-visitor-remove-peg": exhibit_visitor_remove_peg,
+    "exhibit-visitor-penalty": lambda ui: exhibit_visitor_remove_peg(ui, take_off=True),
+    "exhibit-visitor-who-played": exhibit_visitor_who_played,
+    "exhibit-visitor-won": exhibit_visitor_won,
 }
 
 
@@ -418,6 +535,7 @@ EXTRA_SCREENS: dict[str, Callable[[UI], Any]] = {
     "parlett-chart": lambda ui: parlett_game(ui, 2, "parlett-chart"),
     "parlett-winner": lambda ui: parlett_game(ui, 6, "current"),
 }
+EXTRA_SCREENS.update(EXHIBIT_LOOP_SCREENS)  # exhibitor mode's attract loop (tests/exhibit_catalog.py)
 
 
 def main() -> None:

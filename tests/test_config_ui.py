@@ -47,7 +47,10 @@ def start_app(ui: Any, monkeypatch: pytest.MonkeyPatch, config_text: str, tmp_pa
         started.append(app)
 
     monkeypatch.setattr(Table99App, "run", run_in_test_window)
-    assert table99(["run"]) == 0
+    # --web-port 0: no web display. The config's default would listen on 0.0.0.0:8099, which a test
+    # must not (and two tests at once collided there: "address already in use" became a second
+    # problem line on the home screen).
+    assert table99(["run", "--web-port", "0"]) == 0
     assert len(started) == 1
     return started[0]
 

@@ -187,6 +187,27 @@ def test_an_edited_config_survives_an_update(pi: Pi, source: Path) -> None:
     assert pi.path("/etc/table99/config.toml.example").read_text() == example
 
 
+def test_the_config_is_readable_by_root_and_the_service_group_only(pi: Pi) -> None:
+    """It holds the club's broker password, the web token and the exhibitor's PIN: not for every
+    account on the Pi (it was written 0644)."""
+    pi.run()
+    config = pi.path("/etc/table99/config.toml")
+    assert mode(config) == 0o640
+    assert f"chown root:table99 {config}" in pi.last_calls
+    pi.run()
+    assert pi.changing_calls() == [] and mode(config) == 0o640  # a second run changes nothing
+
+
+def test_an_older_world_readable_config_is_tightened_and_kept(pi: Pi) -> None:
+    pi.run()
+    config = pi.path("/etc/table99/config.toml")
+    config.write_text('[club]\npassword = "secret"\n')
+    config.chmod(0o644)  # as an older installer wrote it
+    pi.run()
+    assert mode(config) == 0o640 and config.read_text() == '[club]\npassword = "secret"\n'
+    assert f"chown root:table99 {config}" in pi.last_calls
+
+
 def test_uninstall_removes_it_all_and_keeps_the_games(pi: Pi) -> None:
     before = snapshot(pi.root, dir_mtimes=False)
     pi.run("--rotation", "180")

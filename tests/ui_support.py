@@ -71,6 +71,27 @@ def find_all(root: Any, predicate: Callable[[Any], bool]) -> list[Any]:
     return [w for w in walk(root) if predicate(w)]
 
 
+def _stop_games(root: Any) -> None:
+    """Stop every game screen a test left running (screens not on show too), as leaving it would:
+    its referee closes and its computer worker ends, instead of waiting for ever in this process."""
+    from kivy.uix.screenmanager import ScreenManager
+
+    from app.ui.board99.game_screen import GameScreen
+
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        widget = todo.pop()
+        if id(widget) in seen:
+            continue
+        seen.add(id(widget))
+        if isinstance(widget, GameScreen) and widget.referee is not None:
+            widget.stop()
+        todo.extend(widget.children)
+        if isinstance(widget, ScreenManager):
+            todo.extend(widget.screens)
+
+
 class UI:
     """The window, cleared between tests."""
 
@@ -89,6 +110,7 @@ class UI:
 
     def clear(self) -> None:
         for child in list(self.window.children):
+            _stop_games(child)
             self.window.remove_widget(child)
         frames(1)
 

@@ -35,6 +35,7 @@ from app.config import (
     check_source_options,
     default_config_path,
     load_config,
+    load_config_or_default,
     source_spec,
 )
 from app.startup import plan_startup
@@ -122,12 +123,39 @@ def describe(config: Config, raw: Mapping[str, Any], sources: Mapping[str, Mappi
     unused = [name for name in SOURCES if name != config.board_source and config.options_for(name)]
     if unused:
         lines.append("also configured, not used now: " + ", ".join(f"[board.{name}]" for name in unused))
+    lines.extend(describe_exhibit(config, raw.get("exhibit", {})))
     if config.outputs:
         lines.append("[outputs]:")
         lines.extend(f"  {key} = {_value(value)}" for key, value in config.outputs.items())
     else:
         lines.append("outputs:       none (no LEDs or buzzer)")
     return lines
+
+
+def describe_exhibit(config: Config, given: Mapping[str, Any]) -> list[str]:
+    """Exhibitor mode's plan (issue 15, docs/exhibit.md) in words. The PIN itself is never printed."""
+    from app.exhibit.settings import valid_pin
+
+    exhibit = config.exhibit
+
+    def mark(key: str) -> str:
+        return _default_mark(given, key)
+
+    if not exhibit["enabled"]:
+        return ["exhibit mode:  off (the family's table)" + mark("enabled")]
+    pin = "set (not shown)" if valid_pin(exhibit["pin"]) else "NOT SET: the kiosk stays locked"
+    language = LANGUAGE_NAMES.get(exhibit["language"], exhibit["language"])
+    event = f'event "{exhibit["event"]}"' if exhibit["event"] else "one event (no name)"
+    return [
+        "exhibit mode:  on: the table demos itself; settings, history, export and Quit need the staff PIN",
+        f"  staff PIN:          {pin}",
+        f"  games in the loop:  {', '.join(exhibit['games'])}" + mark("games"),
+        f"  narration:          {('spoken, ' + language) if exhibit['narration'] else 'off'}"
+        + mark("narration"),
+        f"  'Still there?'      after {exhibit['idle_seconds']:g} s without a touch, back to the loop "
+        f"{exhibit['still_there_seconds']:g} s later" + mark("idle_seconds"),
+        f"  counts kept for:    {event}" + mark("event"),
+    ]
 
 
 def _stderr_is_journal() -> bool:
@@ -169,6 +197,17 @@ def main(args: argparse.Namespace) -> int:
     return max(status, report_startup(path))
 
 
+def _falls_back(path: Path, exc: ConfigError, usual: str) -> str:
+    """What the app does with this file: the same words as its own fallback, exhibit mode included."""
+    config, message = load_config_or_default(path)
+    if ": [exhibit]" in exc.where and message:
+        return "the app shows this message" + message[len(str(exc)):].replace(" - ", ": ", 1)
+    if config.exhibit["enabled"]:
+        locked = "" if config.exhibit["pin"] else ", locked (no PIN opens the staff screen)"
+        return f"{usual}; exhibit mode stays on{locked}"
+    return usual
+
+
 def _check_config(path: Path | None) -> int:
     if path is None:
         config = Config()
@@ -182,7 +221,7 @@ def _check_config(path: Path | None) -> int:
         config = load_config(path)
         check_source_options(config, config.board_source)  # the app checks the chosen board at start
     except ConfigError as exc:
-        report_error(str(exc), falls_back)
+        report_error(str(exc), _falls_back(path, exc, falls_back))
         return 2
     try:
         sources = check_sources(config)

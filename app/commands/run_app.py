@@ -14,7 +14,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from app.config import SOURCES, Config, default_config_path
+from app.config import SOURCES, SYSTEM_CONFIG, Config, default_config_path
 from app.startup import carry_out, plan_startup
 
 log = logging.getLogger("table99")
@@ -27,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="config file (default: $TABLE99_CONFIG or /etc/table99)")
     parser.add_argument("--web-port", type=int, metavar="N",
                         help="serve the web display on port N (0: off; default: the config's [web])")
+    parser.add_argument("--exhibit", action="store_true",
+                        help="exhibitor mode for this run: the table demos itself, staff PIN from the "
+                             "config's [exhibit] (docs/exhibit.md)")
 
 
 def display_problem(environ: dict[str, str] | None = None) -> str | None:
@@ -53,6 +56,15 @@ def main(args: argparse.Namespace) -> int:
     os.environ["TABLE99_DATA_DIR"] = str(plan.data_dir)  # what every part of the app reads
     if args.board:
         config = _with_source(config, args.board)
+    if getattr(args, "exhibit", False):
+        config, refusal = with_exhibit(config)
+        if refusal:
+            print(f"table99 run --exhibit: {refusal}", file=sys.stderr)
+            if _at_a_keyboard():
+                return 2
+            # a service (ExecStart=... --exhibit, Restart=always): refusing would restart it forever
+            # with a black screen; the locked kiosk shows the line on the staff screen instead
+            config = exhibit_kiosk(config, refusal)
     problem_display = display_problem()
     if problem_display:
         print(f"table99 run: {problem_display}", file=sys.stderr)
@@ -89,8 +101,16 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _start_web(app: object, config: Config, store: object, port: int | None, problems: list[str]) -> object:
-    """The web display beside Kivy (issue 14); a problem is one more line on the home screen."""
+    """The web display beside Kivy (issue 14); a problem is one more line on the home screen.
+
+    Never in exhibitor mode (issue 15): the web display reads the family store, and the loop's QR
+    code would hand its games to every visitor (docs/exhibit.md, "The web display")."""
     if port == 0 or (port is None and not config.web["enabled"]):
+        return None
+    from app.exhibit import exhibit_on
+
+    if exhibit_on(config):
+        log.info("web display off: exhibitor mode never serves the family's games to the web")
         return None
     from app.live import LiveTable
     from app.web.launch import start_web
@@ -139,6 +159,33 @@ def say_on_home(app: object, text: str) -> None:
     home = ctx.manager.get_screen("home") if ctx.manager.has_screen("home") else None
     if home is not None and ctx.manager.current == "home":
         home.refresh()
+
+
+def with_exhibit(config: Config) -> tuple[Config, str | None]:
+    """``config`` with exhibitor mode on (``run --exhibit``), or the one line why it is refused.
+
+    Someone is at the keyboard here, so no usable PIN is a refusal, not the locked kiosk a config
+    file alone gives (app/exhibit/settings.py): a kiosk nobody can unlock is no help to them."""
+    from app.exhibit.settings import PIN_RULE, valid_pin
+
+    if not valid_pin(config.exhibit.get("pin", "")):
+        where = config.path or f"{SYSTEM_CONFIG} (or the file named by --config / $TABLE99_CONFIG)"
+        return config, (f"no staff PIN is configured: add [exhibit] with pin set to {PIN_RULE} to {where}, "
+                        "then check it with 'table99 config'")
+    return replace(config, exhibit={**config.exhibit, "enabled": True}, exhibit_problem=""), None
+
+
+def exhibit_kiosk(config: Config, problem: str) -> Config:
+    """``config`` as the locked kiosk (exhibitor mode on, no PIN opens it), ``problem`` saying why."""
+    return replace(config, exhibit={**config.exhibit, "enabled": True}, exhibit_problem=problem)
+
+
+def _at_a_keyboard() -> bool:
+    """Whether someone started this from a terminal (a service's stdin is not one)."""
+    try:
+        return bool(sys.stdin is not None and sys.stdin.isatty())
+    except (AttributeError, ValueError, OSError):  # closed or replaced stdin: not a person typing
+        return False
 
 
 def _with_source(config: Config, source: str) -> Config:

@@ -142,6 +142,42 @@ def scrolling(box: BoxLayout) -> ScrollView:
     return scroll
 
 
+class Screens(ScreenManager):
+    """The app's screen manager: a change of screen is instant, and so is the new screen's touch.
+
+    Kivy's manager drops every touch while a transition "is active", and even ``NoTransition``
+    counts as active until the next frame, although the new screen is already on show and on top.
+    At the exhibitor's table a visitor's touch on the loop in that frame, just after the previous
+    visitor's game ended, did not start a game (the soak lost one arrival per run). With
+    ``NoTransition`` the touch goes to the new screen at once (never to the old one, still a child
+    for that frame); an animated transition keeps Kivy's behaviour.
+    """
+
+    def _new_screen(self) -> Any:
+        """The screen just put on show while a NoTransition still counts as active, else None."""
+        if isinstance(self.transition, NoTransition) and self.transition.is_active:
+            return self.current_screen
+        return None
+
+    def on_touch_down(self, touch: Any) -> bool:
+        screen = self._new_screen()
+        if screen is not None:  # only the new screen: the old one, still a child this frame, is gone
+            return bool(screen.dispatch("on_touch_down", touch))
+        return bool(super().on_touch_down(touch))
+
+    def on_touch_move(self, touch: Any) -> bool:
+        screen = self._new_screen()
+        if screen is not None:
+            return bool(screen.dispatch("on_touch_move", touch))
+        return bool(super().on_touch_move(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        screen = self._new_screen()
+        if screen is not None:
+            return bool(screen.dispatch("on_touch_up", touch))
+        return bool(super().on_touch_up(touch))
+
+
 class HomeScreen(Screen):
     def __init__(self, ctx: AppContext, uis: dict[str, Any], **kwargs: Any) -> None:
         super().__init__(name="home", **kwargs)
@@ -347,6 +383,9 @@ class Table99App(App):
     """The whole app. ``build`` is also what tests call to get the root widget without ``run``."""
 
     title = "Table99"
+    # Exhibitor mode's clock and ticking (tests and the soak run the loop on a fast clock).
+    exhibit_clock: Any = staticmethod(time.monotonic)
+    exhibit_autotick = True
 
     def __init__(
         self,
@@ -354,6 +393,7 @@ class Table99App(App):
         config_problem: str | None = None,
         store: GameStore | None = None,
         make_source: Any = None,
+        exhibit: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -362,6 +402,9 @@ class Table99App(App):
         self._store = store
         self._make_source = make_source
         self.ctx: AppContext | None = None
+        # Exhibitor mode's parts (settings, lock, counts, scratch store): from [exhibit] at build, or
+        # given here (tests); see app/ui/exhibit/controller.py.
+        self.exhibit: dict[str, Any] | None = exhibit
 
     def build(self) -> ScreenManager:
         settings = load_settings()
@@ -370,7 +413,7 @@ class Table99App(App):
         i18n.set_language(language if language in ("en", "de") else "en")
         store = self._store or GameStore(default_database())
         announcer = Announcer(bool(settings.get("sound", config.sound)), i18n.language())
-        manager = ScreenManager(transition=NoTransition())
+        manager = Screens(transition=NoTransition())
         make_source = self._make_source
         if make_source is None:
             from app.sources import make_source as build_source
@@ -379,6 +422,16 @@ class Table99App(App):
                 return build_source(config, kind)
 
         self.ctx = AppContext(store, config, announcer, manager, self.config_problem, make_source)
+        self.exhibit_controller: Any = None
+        if self.exhibit is None:  # exhibitor mode (issue 15): [exhibit] enabled, or table99 run --exhibit
+            from app.ui.exhibit.controller import exhibit_parts
+
+            self.exhibit = exhibit_parts(self.ctx)
+        if self.exhibit is not None:
+            self.ctx.extras["exhibit"] = self.exhibit
+            language = self.exhibit["settings"].language
+            i18n.set_language(language if language in ("en", "de") else "en")
+            announcer.language = i18n.language()
         live = getattr(self, "live", None)  # web display (issue 14): set by table99 run
         if live is not None:
             from app.ui.web_join import connect_live
@@ -391,7 +444,10 @@ class Table99App(App):
     def _fill(self, manager: ScreenManager) -> None:
         ctx = self.ctx
         assert ctx is not None
-        uis = load_game_uis(ctx)
+        uis = load_game_uis(ctx)  # in exhibitor mode too: the staff's history exports the family's games
+        if self.exhibit is not None:
+            self._fill_exhibit(manager, uis)
+            return
         home = HomeScreen(ctx, uis)
         for module in OPTIONAL_SCREENS:
             try:
@@ -409,6 +465,54 @@ class Table99App(App):
         manager.current = "home"
         self.uis = uis
 
+    def _fill_exhibit(self, manager: ScreenManager, uis: dict[str, Any]) -> None:
+        """Exhibitor mode: the attract loop stands where home stands; history and settings stay (the
+        staff screen leads there, their Back leads to the loop); the family's game screens are built
+        but nothing leads to them."""
+        from app.ui.exhibit.controller import ExhibitController, make_staff, make_visitor
+
+        ctx, parts = self.ctx, self.exhibit
+        assert ctx is not None and parts is not None
+        if self.exhibit_controller is not None:  # rebuilt (a new language): the old one lets go
+            self.exhibit_controller.release()
+        manager.add_widget(HistoryScreen(ctx, uis))
+        manager.add_widget(SettingsScreen(ctx, self.switch_language))
+        controller = ExhibitController(ctx, parts["settings"], parts["counts"], parts["scratch"],
+                                       lock=parts["lock"], make_visitor=make_visitor, make_staff=make_staff,
+                                       on_leave_exhibit=self.leave_exhibit, clock=self.exhibit_clock,
+                                       autotick=self.exhibit_autotick)
+        controller.build(manager)
+        self.exhibit_controller = controller
+        self.uis = uis
+        if self._app_window is not None:
+            controller.start()
+
+    def on_start(self) -> None:
+        """Exhibitor mode blocks Escape, F1 and close requests from here on (after Kivy bound its keys)."""
+        if self.exhibit_controller is not None:
+            self.exhibit_controller.start()
+
+    def open_settings(self, *args: Any) -> bool:
+        """Kivy's own settings panel (F1) never opens in exhibitor mode."""
+        if self.exhibit is not None:
+            return False
+        return bool(super().open_settings(*args))
+
+    def leave_exhibit(self) -> None:
+        """The staff's Leave exhibitor mode (after the PIN): the family's home screen, for this run."""
+        ctx = self.ctx
+        assert ctx is not None
+        self.exhibit = None
+        self.exhibit_controller = None
+        parts = ctx.extras.pop("exhibit", None)
+        scratch = (parts or {}).get("scratch")
+        manager = ctx.manager
+        manager.clear_widgets()
+        self._fill(manager)
+        manager.current = "home"
+        if scratch is not None:
+            scratch.close()
+
     def switch_language(self, language: str) -> None:
         """Rebuild every screen in the new language (labels are set once, when built)."""
         ctx = self.ctx
@@ -425,6 +529,8 @@ class Table99App(App):
         manager.current = "settings"
 
     def on_stop(self) -> None:
+        if self.exhibit_controller is not None:
+            self.exhibit_controller.release()
         if self.ctx is not None:
             for ui in getattr(self, "uis", {}).values():
                 source = getattr(ui, "source", None)

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 
 class TotalsScreen(Screen):
+    showcase = False  # True in the exhibit's attract loop: shown, never touched (no buttons, no "tap")
+
     def __init__(self, ui: ParlettUI, **kwargs: Any) -> None:
         super().__init__(name="parlett-totals", **kwargs)
         self.ui = ui
@@ -117,8 +119,9 @@ class TotalsScreen(Screen):
             deals.add_widget(entry)
         if sheet.deals:
             head = BoxLayout(size_hint_y=None, height=28, spacing=6)
-            head.add_widget(label(tr("Every deal ({n}): tap one to correct it", n=len(sheet.deals)), font=18,
-                                  halign="left", shorten=True))
+            heading = tr("Every deal ({n})" if self.showcase else "Every deal ({n}): tap one to correct it",
+                         n=len(sheet.deals))
+            head.add_widget(label(heading, font=18, halign="left", shorten=True))
             # a second cue that the list goes on below the screen's edge (shown only when it does)
             self.scroll_hint = label("", font=18, color=ACCENT, symbols=True, size_hint_x=0.6, shorten=True)
             self.scroll_hint.role = "scroll-hint"
@@ -151,12 +154,13 @@ class TotalsScreen(Screen):
             nxt = button(text, self.ui.next_deal, accent=True, font=17)
             nxt.role = "next"
             bottom.add_widget(nxt)
-        box.add_widget(bottom)
+        if not self.showcase:
+            box.add_widget(bottom)
 
     def _scroll_hint(self) -> None:
         """"▼ more below" while deals are hidden below the list's edge, "▲ more above" at the end."""
         scroll, rows = self.deal_scroll, self.deal_rows
-        if rows.height <= scroll.height + 1:
+        if rows.height <= scroll.height + 1 or self.showcase:  # the loop's demo is never scrolled
             self.scroll_hint.text = ""
         elif scroll.scroll_y > 0.01:
             self.scroll_hint.text = "▼ " + tr("more below: scroll")

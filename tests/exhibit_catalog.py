@@ -1,0 +1,96 @@
+"""Exhibitor mode's attract loop in the screen audit: each game on show, and "Still there?".
+
+Kept apart from tests/screen_catalog.py (which only merges ``EXHIBIT_LOOP_SCREENS`` in) so the
+exhibit's helpers do not edit the same lines. The app is built by the shell's own exhibit hook on a
+fake clock; the visitor's screen is the real one when app/ui/exhibit/visitor.py is there, else a
+stand-in (tests only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from app.config import Config
+from app.store import GameStore
+from tests.ui_support import UI, frames
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def exhibit_root(ui: UI) -> Any:
+    from app import i18n
+    from app.exhibit.settings import exhibit_defaults
+    from app.paths import default_database
+    from app.ui.shell import Table99App
+
+    config = replace(Config(), exhibit={**exhibit_defaults(), "enabled": True, "pin": "2468",
+                                        "narration": False, "language": i18n.language()})
+    app = Table99App(config=config, store=GameStore(default_database()))
+    app.exhibit_clock = _Clock()
+    app.exhibit_autotick = False
+    root = app.build()
+    root.app = app
+    ui.show(root)
+    return root
+
+
+def advance(root: Any, seconds: float, step: float = 0.5) -> None:
+    app = root.app
+    for _ in range(int(seconds / step)):
+        app.exhibit_clock.now += step
+        app.exhibit_controller.tick()
+    frames(3)
+
+
+def loop_showing(kind: str, until: Callable[[Any], bool] = lambda demo: True) -> Callable[[UI], Any]:
+    """The loop with ``kind`` on show, once ``until(demo)`` holds (at most 20 table minutes)."""
+
+    def build(ui: UI) -> Any:
+        root = exhibit_root(ui)
+        loop = root.app.exhibit_controller.loop
+        for _ in range(2400):
+            demo = loop.demo
+            if demo is not None and demo.kind == kind and until(demo):
+                break
+            advance(root, 0.5)
+        frames(3)
+        return root
+
+    return build
+
+
+def still_there(ui: UI) -> Any:
+    from kivy.uix.screenmanager import Screen
+
+    root = exhibit_root(ui)
+    controller = root.app.exhibit_controller
+    if controller.visitor is None:  # app/ui/exhibit/visitor.py not merged yet: a stand-in screen
+        class StandIn(Screen):
+            def start(self) -> None: ...
+
+            def stop(self) -> None: ...
+
+        controller.visitor = StandIn(name="exhibit_visitor")
+        root.add_widget(controller.visitor)
+    controller.start_visitor()
+    advance(root, controller.settings.idle_seconds + 3, step=1.0)
+    frames(3)
+    return root
+
+
+EXHIBIT_LOOP_SCREENS: dict[str, Callable[[UI], Any]] = {
+    "exhibit-loop-board99": loop_showing("board99", lambda d: len(d.game.state.pegs) >= 4),
+    "exhibit-loop-board99-penalty": loop_showing(
+        "board99", lambda d: d.screen.banner.kind == "penalty"),
+    "exhibit-loop-parlett": loop_showing("parlett", lambda d: len(d.session.sheet.deals) >= 2),
+    "exhibit-loop-count99": loop_showing("count99", lambda d: d.session.table.count >= 40),
+    "exhibit-still-there": still_there,
+}

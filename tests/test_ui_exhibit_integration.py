@@ -1,0 +1,191 @@
+"""Exhibitor mode with the real loop, visitor and staff screens together, all day long (issue 15).
+
+What only shows when the parts meet: each game's computer worker ends with its game, and nothing a
+visitor's game opened is left over the loop to swallow the next visitor's touch.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from app.paths import default_database
+from app.store import GameStore
+from tests.screen_catalog import FakeClock
+from tests.test_exhibit_loop import exhibit_config, run
+from tests.ui_support import UI, frames, tap
+
+pytestmark = pytest.mark.ui
+
+
+@pytest.fixture
+def real_exhibit(ui: UI) -> Iterator[Any]:
+    """The shell's exhibit hook with the real visitor and staff screens, on a fake clock."""
+    from app.ui.shell import Table99App
+
+    app = Table99App(config=exhibit_config(), store=GameStore(default_database()))
+    app.exhibit_clock = FakeClock()
+    app.exhibit_autotick = False
+    ui.show(app.build())
+    app.exhibit_controller.start(ui.window)
+    visitor = app.exhibit_controller.visitor
+    visitor.computer_pace = 0.0
+    visitor.clock = FakeClock()  # the stability window of the visitor's board, stepped by the test
+    yield app
+    app.exhibit_controller.release()
+    app.exhibit["scratch"].close()
+
+
+def _workers() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.name.startswith("computer-thinker") and t.is_alive()}
+
+
+def _modals() -> list[Any]:
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    return [w for w in Window.children if isinstance(w, ModalView)]
+
+
+def _play_a_little(app: Any) -> None:
+    """The visitor draws twice, so the computer thinks (on its worker) in between."""
+    from tests.ui_support import find
+
+    visitor = app.exhibit_controller.visitor
+    for _ in range(2):
+        tap(find(visitor, text="DRAW"))
+        for _ in range(6):
+            frames(1)
+            visitor.clock.now += 0.5
+            visitor.pump()
+            visitor.referee.finish_thinking(5)
+
+
+def test_each_game_ends_its_computer_worker_all_day(real_exhibit: Any) -> None:
+    """Game after game (the loop's and visitors'): at most the game on show has a worker alive."""
+    import time
+
+    controller = real_exhibit.exhibit_controller
+    before = _workers()  # other tests' workers, if any: not this test's business
+    for _ in range(4):
+        run(real_exhibit, 20)  # the loop's Game of 99 (two computers) plays on
+        tap(controller.loop.stage)
+        frames(2)
+        assert real_exhibit.ctx.manager.current == "exhibit_visitor"
+        _play_a_little(real_exhibit)
+        tap(controller.visitor.stop_button)
+        frames(2)
+        assert real_exhibit.ctx.manager.current == "home"
+    deadline = time.monotonic() + 5
+    while len(_workers() - before) > 1:  # the loop's demo on show may have one
+        assert time.monotonic() < deadline, f"{len(_workers() - before)} computer workers alive"
+        time.sleep(0.01)
+    controller.release()
+    deadline = time.monotonic() + 5
+    while _workers() - before:
+        assert time.monotonic() < deadline, f"{len(_workers() - before)} workers alive after release"
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("loop_board,shown", [(True, "board"), (False, "board99")])
+def test_the_config_key_loop_board_shows_the_real_boards_readings(ui: UI, loop_board: bool,
+                                                                  shown: str) -> None:
+    """``[exhibit] loop_board`` reaches the loop through the shell's hook (a sensor board configured)."""
+    from dataclasses import replace
+
+    from app.ui.shell import Table99App
+    from hardware.simulated import SimulatedBoard
+
+    board = SimulatedBoard()  # stands in for the serial board behind the same BoardSource seam
+    config = replace(exhibit_config(loop_board=loop_board, games=["board99"]), board_source="serial")
+    app = Table99App(config=config, store=GameStore(default_database()), make_source=lambda kind: board)
+    app.exhibit_clock = FakeClock()
+    app.exhibit_autotick = False
+    ui.show(app.build())
+    controller = app.exhibit_controller
+    try:
+        assert controller.settings.loop_board is loop_board
+        assert controller.loop.demo is not None and controller.loop.demo.kind == shown
+    finally:
+        controller.release()
+        app.exhibit["scratch"].close()
+
+
+@pytest.mark.parametrize("pad", ["play", "who-played"])
+@pytest.mark.parametrize("how", ["idle", "left"])
+def test_a_card_pad_left_open_never_swallows_the_next_visitors_touch(real_exhibit: Any, pad: str,
+                                                                     how: str) -> None:
+    """The soak's lost arrival: a visitor walks away with a card pad open; the game ends (idle, or
+    left); the next visitor's one touch on the loop must start a game, with no popup over the loop."""
+    from tests.ui_support import find
+
+    app, controller = real_exhibit, real_exhibit.exhibit_controller
+    counts = app.exhibit["counts"]
+    run(app, 5)
+    tap(controller.loop.stage)
+    frames(2)
+    visitor = controller.visitor
+    assert app.ctx.manager.current == "exhibit_visitor"
+    if pad == "play":
+        _play_a_little(app)
+        tap(find(visitor, text="PLAY"))
+    else:  # a peg without PLAY: the screen asks which card it is for
+        visitor.source.put(visitor.referee.hole_of(99), "red")
+        for _ in range(20):
+            frames(1)
+            visitor.clock.now += 0.5
+            visitor.pump()
+            if _modals():
+                break
+    frames(2)
+    assert _modals(), f"no card pad open: {visitor.referee.phase} {visitor.referee.prompt.text}"
+    if how == "idle":
+        run(app, controller.settings.idle_seconds + controller.settings.still_there_seconds + 2)
+    else:
+        controller.visitor_ended("visitor")  # the soak's visitor leaves (the game's own way home)
+    frames(3)
+    assert app.ctx.manager.current == "home"
+    assert _modals() == [], [type(m).__name__ for m in _modals()]
+    started = counts.summary().today_started
+    run(app, 5)
+    frames(3)
+    assert _modals() == [], [type(m).__name__ for m in _modals()]
+    tap(controller.loop.stage)  # the next visitor's one touch
+    frames(2)
+    assert app.ctx.manager.current == "exhibit_visitor"
+    assert counts.summary().today_started == started + 1
+
+
+@pytest.mark.parametrize("how", ["stop", "left", "idle"])
+def test_a_touch_in_the_first_frame_back_on_the_loop_starts_a_game(real_exhibit: Any, how: str) -> None:
+    """The soak's lost arrival (58 arrivals, 57 counted): the next visitor touched the loop in the very
+    frame the last game returned to it, when Kivy's manager still counted the (instant) change of
+    screen as a transition and dropped the touch. Touches here go through the window, as a finger's."""
+    from kivy.tests.common import UnitTestTouch
+
+    app, controller = real_exhibit, real_exhibit.exhibit_controller
+    counts = app.exhibit["counts"]
+    run(app, 5)
+    tap(controller.loop.stage)
+    frames(2)
+    assert app.ctx.manager.current == "exhibit_visitor"
+    if how == "stop":
+        tap(controller.visitor.stop_button)  # (tap draws one frame: the change of screen is over)
+    elif how == "left":
+        controller.visitor_ended("visitor")
+    else:
+        clock = app.exhibit_clock
+        clock.now += controller.settings.idle_seconds + 1
+        controller.tick()  # "Still there?"
+        clock.now += controller.settings.still_there_seconds + 1
+        controller.tick()  # nobody answered: back to the loop
+    assert app.ctx.manager.current == "home" and _modals() == []
+    started = counts.summary().today_started
+    touch = UnitTestTouch(400, 300)  # no frame in between
+    touch.touch_down()
+    touch.touch_up()
+    assert app.ctx.manager.current == "exhibit_visitor"
+    assert counts.summary().today_started == started + 1
