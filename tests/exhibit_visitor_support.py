@@ -51,7 +51,15 @@ class Visitor:
         frames(2)
 
     def start(self) -> None:
+        """Start the game and step until the referee has judged the empty board it starts on (on a
+        loaded machine the board's first reading comes late; a peg put in before that is one the
+        new game found on the board, not a play), then let the computer move if it is first."""
+        import time
+
         self.screen.start()
+        deadline = time.monotonic() + 20
+        while not self.screen.referee.board_agrees and time.monotonic() < deadline:
+            self._step()
         self.settle()
 
     def settle(self) -> None:

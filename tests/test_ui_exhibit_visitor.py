@@ -115,11 +115,12 @@ def test_the_computer_plays_its_own_pegs_at_a_visitor_friendly_pace(ui: Any) -> 
 
 def test_a_penalty_is_explained_under_the_referees_verdict(ui: Any) -> None:
     v = Visitor(ui)
+    # Known hands: a shuffled deal could give the visitor card 0, with no square below it.
+    v.screen.new_setup = dealt(v.screen, [23, 45, 71, 80, 99], [55, 66, 77, 88, 93])
     v.start()
-    v.until_visitor_holds(1)
     referee = v.screen.referee
-    card = max(v.game.state.known_hand("Guest"))
-    low = next(s for s in range(card) if s not in v.game.state.pegs)  # a square below the card
+    card, low = 99, 12  # the visitor's highest card on a square far below it
+    assert card in v.game.state.known_hand("Guest") and low not in v.game.state.pegs
     v.press("PLAY")
     v.pick(card)
     v.tap_hole(referee.hole_of(low))

@@ -179,6 +179,14 @@ class Referee:
         return self._board is not None and self.window.settling
 
     @property
+    def board_agrees(self) -> bool:
+        """True once a stable board has been judged to match the game since it started or resumed.
+
+        Until then any peg on the board is one the game does not know of (a new game must start on
+        the board it expects), so a front end or a test waits for this before the first play."""
+        return self._board is not None and not self._must_agree
+
+    @property
     def waiting(self) -> str | None:
         """A held announcement in words ("PLAY 50"), or None: shown while the board settles."""
         if not self._held:
