@@ -44,7 +44,7 @@ def run(copy: Path, calls: Path, *argv: str, **env: str) -> list[str]:
 def test_run_sets_up_then_starts_the_app_at_the_touchscreens_size(tmp_path: Path) -> None:
     copy, calls = project(tmp_path)
     ran = run(copy, calls, str(copy / "scripts" / "run"), "--board", "serial")
-    assert ran == ["setup gpio,serial,vision |   ", "table99 run --board serial | PYTHON 800 480"]
+    assert ran == ["setup gpio,serial,vision,web |   ", "table99 run --board serial | PYTHON 800 480"]
 
 
 def test_run_keeps_what_the_caller_chose(tmp_path: Path) -> None:
