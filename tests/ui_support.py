@@ -73,7 +73,8 @@ def find_all(root: Any, predicate: Callable[[Any], bool]) -> list[Any]:
 
 def _stop_games(root: Any) -> None:
     """Stop every game screen a test left running (screens not on show too), as leaving it would:
-    its referee closes and its computer worker ends, instead of waiting for ever in this process."""
+    its referee closes and its computer worker ends, instead of waiting for ever in this process;
+    likewise every camera screen's frame reader."""
     from kivy.uix.screenmanager import ScreenManager
 
     from app.ui.board99.game_screen import GameScreen
@@ -87,6 +88,11 @@ def _stop_games(root: Any) -> None:
         seen.add(id(widget))
         if isinstance(widget, GameScreen) and widget.referee is not None:
             widget.stop()
+        if callable(getattr(widget, "stop_camera", None)):
+            # A camera screen shown without a manager never gets on_leave: its 10 Hz frame reader
+            # went on in every later test of the process (the screen audit's render of a synthetic
+            # camera, each frame, made the last tests of a worker minutes slower).
+            widget.stop_camera()
         todo.extend(widget.children)
         if isinstance(widget, ScreenManager):
             todo.extend(widget.screens)
