@@ -7,15 +7,8 @@ from typing import Any
 
 from app.config import Config
 from app.store import GameStore
+from tests.fakes import FakeClock
 from tests.ui_support import UI, find, frames, tap
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Visitor:

@@ -16,15 +16,8 @@ from typing import Any
 from app.config import Config
 from app.store import GameStore
 from tests.exhibit_catalog import EXHIBIT_LOOP_SCREENS
+from tests.fakes import FakeClock
 from tests.ui_support import UI, find, frames, tap
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def app_root(ui: UI, config: Config | None = None, store: GameStore | None = None) -> Any:

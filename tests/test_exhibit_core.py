@@ -22,6 +22,7 @@ from app.exhibit.lock import FIRST_WAIT, FREE_TRIES, LONGEST_WAIT, StaffLock, St
 from app.exhibit.scratch import scratch_store
 from app.exhibit.settings import EXHIBIT_SPEC, ExhibitSettings, fallback_exhibit, valid_pin
 from app.store import GameStore
+from tests.fakes import FakeClock
 
 PIN = "4711"
 
@@ -165,16 +166,8 @@ def test_the_pin_never_appears_in_reprs() -> None:
 
 
 # --- the staff lock -----------------------------------------------------------------------------
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_right_pin_opens_and_wrong_pins_are_rate_limited() -> None:
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     lock = StaffLock(PIN, clock)
     assert lock.attempt(PIN).ok
     for _ in range(FREE_TRIES - 1):
@@ -197,7 +190,7 @@ def test_right_pin_opens_and_wrong_pins_are_rate_limited() -> None:
 
 
 def test_waits_are_capped_and_a_child_cannot_guess_in_a_day() -> None:
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     lock = StaffLock("99999999", clock)
     start, tries = clock.now, 0
     while clock.now - start < 24 * 3600:
@@ -210,24 +203,24 @@ def test_waits_are_capped_and_a_child_cannot_guess_in_a_day() -> None:
 @given(st.text(max_size=12))
 @settings(max_examples=300)
 def test_only_the_pin_opens(entry: str) -> None:
-    lock = StaffLock(PIN, FakeClock())
+    lock = StaffLock(PIN, FakeClock(1000.0))
     assert lock.attempt(entry).ok is (entry == PIN)
 
 
 def test_pulling_the_plug_does_not_reset_the_wait(tmp_path: Path) -> None:
     """The wrong-try count is in the database: a restarted table starts locked, and waits longer."""
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     store = GameStore(tmp_path / "games.sqlite3")
     lock = StaffLock(PIN, clock, StoredTries(store))
     assert lock.attempt("0000").wait_seconds == 0  # one wrong try, then the plug is pulled
     store.close()
     store = GameStore(tmp_path / "games.sqlite3")
-    lock = StaffLock(PIN, FakeClock(), StoredTries(store))
+    lock = StaffLock(PIN, FakeClock(1000.0), StoredTries(store))
     assert lock.attempt("1111").wait_seconds == 0
     assert lock.attempt("2222").wait_seconds == FIRST_WAIT  # the third in a row, across the restart
     store.close()
     store = GameStore(tmp_path / "games.sqlite3")
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     lock = StaffLock(PIN, clock, StoredTries(store))
     assert lock.wait_seconds() == FIRST_WAIT  # starts locked
     assert not lock.attempt(PIN).ok
@@ -240,11 +233,11 @@ def test_pulling_the_plug_does_not_reset_the_wait(tmp_path: Path) -> None:
 
 
 def test_no_pin_means_no_entry_opens() -> None:
-    lock = StaffLock("", FakeClock())
+    lock = StaffLock("", FakeClock(1000.0))
     assert not lock.has_pin
     for entry in ("", "0000", "1234"):
         assert not lock.attempt(entry).ok
-    assert "No staff PIN" in StaffLock("", FakeClock()).attempt("").message
+    assert "No staff PIN" in StaffLock("", FakeClock(1000.0)).attempt("").message
 
 
 def test_the_compare_is_constant_time(monkeypatch: pytest.MonkeyPatch) -> None:

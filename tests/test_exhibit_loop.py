@@ -16,7 +16,7 @@ from app.config import Config
 from app.exhibit.settings import exhibit_defaults
 from app.paths import default_database
 from app.store import GameStore
-from tests.screen_catalog import FakeClock
+from tests.fakes import FakeClock
 from tests.ui_support import UI, find, frames, tap
 
 pytestmark = pytest.mark.ui

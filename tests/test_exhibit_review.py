@@ -98,7 +98,7 @@ def test_settings_left_alone_goes_back_to_the_loop_with_staff_locked(ui: Any) ->
     screen took for its own Back: it jumped back to the staff screen, still unlocked."""
     from app.paths import default_database
     from app.ui.shell import Table99App
-    from tests.screen_catalog import FakeClock
+    from tests.fakes import FakeClock
     from tests.test_exhibit_loop import PIN, exhibit_config, run
     from tests.ui_support import find, frames, tap
 
@@ -329,7 +329,7 @@ def test_demos_that_cannot_start_back_off_and_the_stage_says_touch_to_play(
     from app.speech import Announcer
     from app.ui.context import AppContext
     from app.ui.exhibit import attract
-    from tests.screen_catalog import FakeClock
+    from tests.fakes import FakeClock
     from tests.ui_support import walk
 
     starts: list[str] = []
@@ -402,7 +402,7 @@ def test_the_parlett_demo_offers_no_buttons_that_do_nothing(ui: Any) -> None:
     from app.speech import Announcer
     from app.ui.context import AppContext
     from app.ui.exhibit.attract import AttractScreen
-    from tests.screen_catalog import FakeClock
+    from tests.fakes import FakeClock
     from tests.ui_support import walk
 
     ctx = AppContext(GameStore(default_database()), Config(), Announcer(False), ScreenManager())

@@ -8,17 +8,10 @@ import pytest
 
 from app.config import Config
 from app.store import GameStore
+from tests.fakes import FakeClock
 from tests.ui_support import find, frames, frames_until, tap, walk
 
 pytestmark = pytest.mark.ui
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def tap_at(x: float, y: float) -> None:

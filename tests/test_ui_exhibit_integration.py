@@ -14,7 +14,7 @@ import pytest
 
 from app.paths import default_database
 from app.store import GameStore
-from tests.screen_catalog import FakeClock
+from tests.fakes import FakeClock
 from tests.test_exhibit_loop import exhibit_config, run
 from tests.ui_support import UI, frames, tap
 
