@@ -42,8 +42,20 @@ def test_defaults_and_a_full_table() -> None:
     assert got == ExhibitSettings(True, "0042", 60.0, 10.0, ("count99", "board99"), False, "de", "Spiel 26")
     assert not got.locked_out and got.problem == ""
     assert set(EXHIBIT_SPEC) == {"enabled", "pin", "idle_seconds", "still_there_seconds", "games",
-                                 "narration", "language", "event", "loop_board"}
+                                 "narration", "language", "event", "loop_board", "phone_view"}
     assert not got.loop_board  # the default: the loop plays the simulated game
+    assert got.phone_view  # the default: the loop's QR code where the web display runs
+
+
+def test_phone_view_is_read_checked_and_kept_in_a_fallback() -> None:
+    """``phone_view = false``: no QR code on the loop (docs/exhibit.md, "The phone view")."""
+    off = parse_config('[exhibit]\nenabled = true\npin = "0042"\nphone_view = false\n')
+    assert ExhibitSettings.from_config(off).phone_view is False
+    with pytest.raises(ConfigError) as caught:
+        parse_config('[exhibit]\nphone_view = "no"')
+    assert str(caught.value).startswith("config.toml: [exhibit] phone_view: ")
+    kept = fallback_exhibit("config.toml", {"enabled": True, "pin": "12", "phone_view": False})
+    assert kept["phone_view"] is False and kept["pin"] == ""
 
 
 def test_loop_board_is_read_checked_and_kept_in_a_fallback() -> None:

@@ -279,6 +279,8 @@ class Count99Demo(Demo):
             self.screen = ComputerScreen(self.ctx)
             # The loop's caption bar takes 96 px: the count a little smaller, still the biggest thing.
             self.screen.status.count_label.font_size = sp(90)
+            # and the phone view's QR code may take a column at the right: "counterclockwise" still fits
+            self.screen.status.turn_label.font_size = sp(19)
         self.screen.session = self.session
         self.screen.pending = self.screen.cursor = None
         self.screen.log = []
