@@ -350,6 +350,25 @@ def test_scratch_store_is_private_works_with_listeners_and_is_removed() -> None:
     store.close()  # twice is fine
 
 
+def test_scratch_store_never_gives_an_id_twice() -> None:
+    """Every demo is deleted when it ends; SQLite would give the next one the same id, and a phone
+    following the loop could not tell the next demo from the last (app/exhibit/scratch.py)."""
+    store = scratch_store()
+    heard: list[int] = []
+    store.add_listener(heard.append)
+    try:
+        ids = []
+        for _ in range(3):
+            game = store.create_game("count99", {"players": 2})
+            ids.append(game)
+            store.delete_game(game)
+        assert ids == sorted(set(ids)) and len(ids) == 3
+        kept = store.create_game("board99", {"players": 2})
+        assert kept > ids[-1] and store.load(kept).kind == "board99" and kept in heard
+    finally:
+        store.close()
+
+
 def test_exhibit_extras(tmp_path: Path) -> None:
     family = GameStore(tmp_path / "g.sqlite3")
     assert exhibit_extras(parse_config(""), family) is None

@@ -140,6 +140,7 @@ def test_the_phone_view_follows_the_demo_then_the_visitors_game(phone: Any) -> N
         return seen >= {"board99", "parlett"}
 
     until(phone, on_show, "the phones to follow the board game's demo, then Parlett's", table_seconds=2.0)
+    assert controller.game_on_show() == controller.loop.demo.game_id
     page = http("GET", phone.phone_view.url())
     assert page[0] == 200 and b'id="boot"' in page[2]
     controller.start_visitor()  # a touch on the loop
@@ -148,6 +149,8 @@ def test_the_phone_view_follows_the_demo_then_the_visitors_game(phone: Any) -> N
     game_id = visitor.game.id
     view = until(phone, lambda: (v := current_view(phone)).get("id") == game_id and v, "the visitor's game")
     assert view["kind"] == "board99" and view["title"] == "A visitor's game"
+    # followed because the screen shows it (the controller says which game), not guessed from the store
+    assert controller.game_on_show() == game_id and controller.board_screen_on_show() is visitor
     visitor.visitor_stops()
     until(phone, lambda: current_view(phone).get("id") == getattr(controller.loop.demo, "game_id", -1),
           "the loop's next demo after the visitor stopped", table_seconds=0.5)
@@ -215,11 +218,18 @@ def first_event(url: str) -> str:
     return data.decode("utf-8", "replace")
 
 
-def decode_qr(path: str) -> str:
+def decode_qr(path: str, box: tuple[float, float, float, float] | None = None) -> str:
+    """The QR code in the screenshot at ``path`` (OpenCV's detector); ``box``: only this part of the
+    window (x, y, width, height in Kivy's window coordinates, y up), so the board's grid beside it
+    cannot distract the detector."""
     import cv2
 
     image = cv2.imread(path)
     assert image is not None, path
+    if box is not None:
+        x, y, width, height = (int(v) for v in box)
+        rows = image.shape[0]
+        image = image[max(0, rows - y - height):rows - y, max(0, x):x + width]
     text, _points, _straight = cv2.QRCodeDetector().detectAndDecode(image)
     return str(text)
 
@@ -231,7 +241,8 @@ def test_the_qr_code_on_the_loop_decodes_to_the_served_address(phone: Any, ui: U
     assert loop.qr.texture is not None and loop.phone.width > 0
     frames(3)
     shot = Window.screenshot(name=str(tmp_path / "loop.png"))
-    url = decode_qr(shot)
+    column = loop.phone
+    url = decode_qr(shot, (*column.to_window(column.x, column.y), column.width, column.height))
     assert url == phone.phone_view.url()
     assert url.startswith("http://127.0.0.1:") and "/v/" in url and url.endswith("/live")
     status, _headers, body = http("GET", url)
@@ -283,6 +294,24 @@ def test_a_busy_port_leaves_the_loop_running_without_a_qr_code(
             close_app(app, store)
     finally:
         taken.close()
+
+
+def test_a_starter_that_fails_leaves_the_loop_running_without_a_qr_code(
+        ui: UI, caplog: pytest.LogCaptureFixture) -> None:
+    """Anything going wrong while the web display starts (not only a busy port): one line, no QR."""
+    def broken(_live: Any) -> Any:
+        raise OSError("no network here")
+
+    store = GameStore(default_database())
+    with caplog.at_level(logging.INFO):
+        app = build_app(ui, exhibit_config(), store, broken)
+    try:
+        lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert lines == ["exhibit: no QR code on the loop: OSError: no network here"]
+        loop = app.exhibit_controller.loop
+        assert app.phone_view is None and loop.qr.texture is None and loop.demo is not None
+    finally:
+        close_app(app, store)
 
 
 @pytest.mark.parametrize("how", ["config", "no web display"])

@@ -40,7 +40,8 @@ def test_exhibit_mode_never_serves_the_family_store_to_the_web(
         probe.bind(("127.0.0.1", 0))
         free = probe.getsockname()[1]
     config = replace(Config(), web={**Config().web, "enabled": True, "bind": "127.0.0.1", "port": free},
-                     exhibit={**Config().exhibit, **exhibit}, exhibit_problem="" if exhibit["pin"] else "no PIN")
+                     exhibit={**Config().exhibit, **exhibit},
+                     exhibit_problem="" if exhibit["pin"] else "no PIN")
     store = GameStore(tmp_path / "family.sqlite")
     scratch = GameStore(tmp_path / "scratch.sqlite")
     problems: list[str] = []
