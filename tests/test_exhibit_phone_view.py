@@ -123,7 +123,7 @@ def get_json(url: str) -> Any:
 
 
 def current_view(app: Any) -> dict[str, Any]:
-    url = app.phone_view.url().replace("/live", "/api/view/current")
+    url = app.phone_view.url() + "api/view/current"
     return get_json(url).get("view") or {}
 
 
@@ -169,14 +169,15 @@ def test_no_address_reaches_the_familys_games_and_phones_cannot_act(phone: Any) 
     family_ids = [g.id for g in family.games()]
     assert family_ids and any(g.status == "finished" for g in family.games())
     until(phone, lambda: current_view(phone).get("id"), "a demo on the phones", table_seconds=1.0)
-    served = [f"/v/{token}/live", f"/v/{token}/live?tv&lang=de", f"/v/{token}/api/view/current",
+    served = [f"/v/{token}/", f"/v/{token}/live", f"/v/{token}/live?tv&lang=de",
+              f"/v/{token}/api/view/current",
               "/static/app.js", "/static/style.css"]
     for path in served:
         status, _h, body = http("GET", base + path)
         assert status == 200, path
         assert family_words(body) == [], path
     assert b"All games" not in http("GET", base + served[0])[2]  # the page links to no game list
-    refused = ["/", f"/v/{token}/", f"/v/{token}/pair", f"/v/{token}/pair?code=123456",
+    refused = ["/", f"/v/{token}//", f"/v/{token}/pair", f"/v/{token}/pair?code=123456",
                f"/v/{token}/api/view/0", f"/v/{token}/events?game=1", "/v/not-the-token/live",
                f"/v/{token}/live/../", f"/v/{token}/history", "/static/../server.py", "/anything"]
     refused += [f"/v/{token}/game/{n}" for n in family_ids]
@@ -244,7 +245,7 @@ def test_the_qr_code_on_the_loop_decodes_to_the_served_address(phone: Any, ui: U
     column = loop.phone
     url = decode_qr(shot, (*column.to_window(column.x, column.y), column.width, column.height))
     assert url == phone.phone_view.url()
-    assert url.startswith("http://127.0.0.1:") and "/v/" in url and url.endswith("/live")
+    assert url.startswith("http://127.0.0.1:") and url.endswith(f"/v/{phone.phone_view.server.access.token}/")
     status, _headers, body = http("GET", url)
     assert status == 200 and b"Table99" in body
     # big enough to scan from a step away: at least 180 px square, whole pixels per module
@@ -263,7 +264,7 @@ def test_the_address_uses_the_lan_address_when_bound_to_every_network() -> None:
     store = GameStore(default_database())
     try:
         server = FollowOnlyServer(LiveTable(store), "0.0.0.0", 8099)  # not started: only its address
-        assert server.view_url() == f"http://{lan_address()}:8099/v/{server.access.token}/live"
+        assert server.view_url() == f"http://{lan_address()}:8099/v/{server.access.token}/"
         assert FollowOnlyServer(LiveTable(store)).access.token != server.access.token  # per run
     finally:
         store.close()

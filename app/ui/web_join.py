@@ -140,10 +140,12 @@ def connect_live(app: Any, live: Any, *, open_game: Any = None, board_screen: An
 
 def qr_texture(text: str, size: int | None = None) -> Any:
     """A QR code of ``text`` as a texture; ``size``: at most this many pixels square, drawn with
-    whole pixels per module and no smoothing, so a camera sees sharp edges (the attract loop's)."""
+    whole pixels per module and no smoothing, so a camera sees sharp edges (the attract loop's). That
+    one takes the smallest code (error correction L, raised as far as the same size allows): a
+    screen is not a crumpled flyer, and fewer modules are bigger ones."""
     import segno
 
-    code = segno.make(text, error="m")
+    code = segno.make(text, error="m" if size is None else "l", boost_error=True)
     scale = 8 if size is None else max(1, size // code.symbol_size(scale=1, border=2)[0])
     buffer = io.BytesIO()
     code.save(buffer, kind="png", scale=scale, border=2, dark="#000000", light="#ffffff")

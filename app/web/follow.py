@@ -7,9 +7,9 @@ show a game) with everything else taken away:
 
 * it is built on a :class:`~app.live.LiveTable` of the exhibit's **scratch store**: the family's
   database is not even open to it, so no address can reach a family game;
-* its routes are only ``/v/TOKEN/live`` (the game on show), its event stream and JSON view for
-  ``current``, and ``/static/``. No game list, no ``/game/N``, no pairing, no change: every other
-  path is a 404, and a phone can never act on the table;
+* its routes are only ``/v/TOKEN/`` and ``/v/TOKEN/live`` (both the game on show), its event
+  stream and JSON view for ``current``, and ``/static/``. No game list, no ``/game/N``, no
+  pairing, no change: every other path is a 404, and a phone can never act on the table;
 * its token is made for this run and kept in memory only (``Access(None)``): yesterday's QR code,
   photographed at the stand, leads nowhere today, and nothing is written to the data directory.
 """
@@ -35,10 +35,17 @@ class FollowOnlyServer(WebServer):
     def make_app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._guard])
         app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/v/{token}/", self.game_page)  # the QR code's address: shorter, so bigger modules
         app.router.add_get("/v/{token}/live", self.game_page)
         app.router.add_get("/v/{token}/events", self.events, name="events")
         app.router.add_get("/v/{token}/api/view/{key:current}", self.api_view)
         return app
+
+    def view_url(self) -> str:
+        """The QR code's address: ``/v/TOKEN/`` is the live page here (there is no game list), five
+        characters fewer than ``/live``, which keeps a LAN address's code at QR version 3 (29 modules,
+        not 33): bigger modules in the same room on the loop, read from further away."""
+        return f"{self.base_url()}/v/{self.access.token}/"
 
     def nav_links(self, token: str, tv: bool, _: Tr) -> list[tuple[str, str]]:
         return [(f"/v/{token}/live{'?tv' if tv else ''}", _("Live"))]

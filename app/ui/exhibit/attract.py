@@ -37,9 +37,10 @@ log = logging.getLogger(__name__)
 FAILED_DEMO_PAUSE = 300.0  # s: a demo that failed to start is left out this long
 NAME = "home"  # the loop stands where home stands: every game screen's "back to home" leads here
 # The phone view's QR code: as big as a column beside the demo allows, in whole pixels per module
-# (185 px for a LAN address and token: about 36 mm on a 7" 800x480 screen); the demo keeps 600 px.
-PHONE_WIDTH = 200
-QR_SIZE = 192
+# (a LAN address and token: QR version 3, 6 px a module, 198 px, about 38 mm on a 7" 800x480 screen;
+# benchmarks/exhibit_qr_distance.py); the demo keeps 594 px of the width.
+PHONE_WIDTH = 206
+QR_SIZE = 198
 
 
 def game_title(kind: str) -> str:
