@@ -14,6 +14,7 @@ import time
 import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from tests.web_support import http
 
 pytestmark = pytest.mark.ui
 FAMILY = ("Oma Hilde", "Opa Kurt")  # names only the family's game has
+ARTIFACTS_WEB = Path(__file__).resolve().parent.parent / "test-artifacts" / "web"
 DEADLINE = 90.0
 
 
@@ -357,3 +359,42 @@ def test_a_new_language_keeps_one_phone_view_and_its_qr_code(phone: Any) -> None
         assert loop.qr.texture is not None and loop.phone_title.text == "Auf dem Handy mitverfolgen"
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.slow
+def test_a_phone_scanning_the_qr_code_follows_the_demo_then_the_visitor(phone: Any, tmp_path: Any) -> None:
+    """Headless Chromium at a phone's size opens the address the loop's QR code holds (decoded from
+    the screen) and follows the board game's demo, then a visitor's game, with no link elsewhere."""
+    from kivy.core.window import Window
+
+    from tests.web_support import SIZES, make_driver, quit_driver
+
+    controller = phone.exhibit_controller
+    loop = controller.loop
+    frames(3)
+    column = loop.phone
+    shot = Window.screenshot(name=str(tmp_path / "loop.png"))
+    url = decode_qr(shot, (*column.to_window(column.x, column.y), column.width, column.height))
+    driver = make_driver("de-DE,de", SIZES["phone"])
+    try:
+        driver.get(url)
+
+        def board_pegs() -> int:
+            return len(driver.find_elements("css selector", "circle.peg"))
+
+        until(phone, lambda: loop.demo.kind == "board99" and board_pegs() >= 2,
+              "the demo's pegs on the phone", table_seconds=1.0)
+        assert "Das Spiel 99" in driver.find_element("id", "title").text  # the phone's language
+        ARTIFACTS_WEB.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(ARTIFACTS_WEB / "exhibit-phone-demo-de.png"))
+        links = [a.get_attribute("href") for a in driver.find_elements("css selector", "a")]
+        assert all(link.startswith(url.rsplit("/v/", 1)[0]) for link in links), links  # nowhere else
+        assert not any(link.rstrip("/").endswith(("/pair", "/history")) for link in links), links
+        assert not driver.find_elements("css selector", "form, button")  # phones only watch
+        controller.start_visitor()
+        visitor = controller.visitor.visitor  # the visitor's name at the table ("Guest")
+        until(phone, lambda: visitor in driver.find_element("id", "view").text and board_pegs() == 0,
+              "the visitor's game (no peg yet) on the phone")
+        driver.save_screenshot(str(ARTIFACTS_WEB / "exhibit-phone-visitor-de.png"))
+    finally:
+        quit_driver(driver)
