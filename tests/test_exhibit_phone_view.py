@@ -398,3 +398,18 @@ def test_a_phone_scanning_the_qr_code_follows_the_demo_then_the_visitor(phone: A
         driver.save_screenshot(str(ARTIFACTS_WEB / "exhibit-phone-visitor-de.png"))
     finally:
         quit_driver(driver)
+
+
+def test_with_the_qr_code_the_staff_button_works_and_a_touch_on_the_code_starts_a_game(phone: Any) -> None:
+    from tests.ui_support import tap
+
+    controller = phone.exhibit_controller
+    loop = controller.loop
+    assert loop.staff_button.parent is loop.phone  # under the code, in its column
+    tap(loop.staff_button)
+    assert phone.ctx.manager.current == "exhibit_staff"
+    controller.back_to_loop()
+    frames(2)
+    assert phone.ctx.manager.current == "home"
+    tap(loop.qr)  # a touch anywhere but Staff: a visitor's game
+    assert phone.ctx.manager.current == "exhibit_visitor"
