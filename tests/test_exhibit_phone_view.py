@@ -413,3 +413,20 @@ def test_with_the_qr_code_the_staff_button_works_and_a_touch_on_the_code_starts_
     assert phone.ctx.manager.current == "home"
     tap(loop.qr)  # a touch anywhere but Staff: a visitor's game
     assert phone.ctx.manager.current == "exhibit_visitor"
+
+
+def test_the_board_demos_in_between_state_reaches_the_phones(phone: Any) -> None:
+    """What the table shows between commits in the board game's demo ("Mia: PLAY 57, waiting for the
+    pegs") reaches the phones too: the demo's own referee is read, not the family's board screen."""
+    loop = phone.exhibit_controller.loop
+    live = phone.phone_view.live
+    seen: list[dict[str, Any]] = []
+
+    def in_between() -> bool:
+        demo = loop.demo
+        if demo is not None and demo.kind == "board99" and demo.game_id in live.transient:
+            seen.append(live.transient[demo.game_id])
+        return bool(seen)
+
+    until(phone, in_between, "the demo's in-between state", table_seconds=0.25)
+    assert seen[0].get("settling") or seen[0].get("held") or seen[0].get("thinking")
