@@ -413,6 +413,11 @@ def test_config_reports_the_plan_without_the_pin(tmp_path: Path, capsys: pytest.
     assert "exhibit mode:  on" in out and "staff PIN:          set (not shown)" in out
     assert 'counts kept for:    event "Essen"' in out and "narration:          off" in out
     assert "8642" not in out
+    assert "phone view:         on: a QR code on the loop" in out and "never the family's" in out
+    for off in ('phone_view = false\n', '[web]\nenabled = false\n'):
+        quiet = write(tmp_path, '[exhibit]\nenabled = true\npin = "8642"\n' + off)
+        assert table99(["config", str(quiet)]) == 0
+        assert "phone view:         off" in capsys.readouterr().out
     status = table99(["config", str(write(tmp_path, "[exhibit]\nenabled = true\n"))])
     captured = capsys.readouterr()
     assert status == 2 and "no staff PIN" in captured.err and "locked" in captured.err
