@@ -120,7 +120,8 @@ class Board99Demo(Demo):
         setup = rules.make_setup(NAMES, deck=deck)
         table = TableSetup({"Ann": "red", "Ben": "blue", "Mia": "yellow"},
                            {"Ann": "intermediate", "Ben": "basic"}, self.seed)
-        self.game = Board99Game.create(self.store, setup, table, title="demo")
+        # the title is the phone view's heading: the players, in no language ("demo" was English)
+        self.game = Board99Game.create(self.store, setup, table, title=", ".join(NAMES))
         self.game_id = self.game.id
         self.source = SimulatedBoard(clock=self.clock)
         if self.screen is None:
