@@ -25,15 +25,21 @@ class _Clock:
         return self.now
 
 
-def exhibit_root(ui: UI) -> Any:
+def exhibit_root(ui: UI, phone: bool = False) -> Any:
+    """The app in exhibitor mode; ``phone``: with the phone view (its QR code on the loop), served on
+    127.0.0.1 and a free port as table99 run would start it (stopped by the ``ui`` fixture)."""
     from app import i18n
     from app.exhibit.settings import exhibit_defaults
     from app.paths import default_database
     from app.ui.shell import Table99App
+    from app.web.launch import start_follow_only
 
     config = replace(Config(), exhibit={**exhibit_defaults(), "enabled": True, "pin": "2468",
-                                        "narration": False, "language": i18n.language()})
+                                        "narration": False, "language": i18n.language()},
+                     web={**Config().web, "bind": "127.0.0.1"})
     app = Table99App(config=config, store=GameStore(default_database()))
+    if phone:
+        app.exhibit_web = lambda live: start_follow_only(config, live, port=0)
     app.exhibit_clock = _Clock()
     app.exhibit_autotick = False
     root = app.build()
@@ -50,11 +56,13 @@ def advance(root: Any, seconds: float, step: float = 0.5) -> None:
     frames(3)
 
 
-def loop_showing(kind: str, until: Callable[[Any], bool] = lambda demo: True) -> Callable[[UI], Any]:
-    """The loop with ``kind`` on show, once ``until(demo)`` holds (at most 20 table minutes)."""
+def loop_showing(kind: str, until: Callable[[Any], bool] = lambda demo: True,
+                 phone: bool = False) -> Callable[[UI], Any]:
+    """The loop with ``kind`` on show, once ``until(demo)`` holds (at most 20 table minutes);
+    ``phone``: with the phone view's QR code."""
 
     def build(ui: UI) -> Any:
-        root = exhibit_root(ui)
+        root = exhibit_root(ui, phone)
         loop = root.app.exhibit_controller.loop
         for _ in range(2400):
             demo = loop.demo
@@ -93,4 +101,9 @@ EXHIBIT_LOOP_SCREENS: dict[str, Callable[[UI], Any]] = {
     "exhibit-loop-parlett": loop_showing("parlett", lambda d: len(d.session.sheet.deals) >= 2),
     "exhibit-loop-count99": loop_showing("count99", lambda d: d.session.table.count >= 40),
     "exhibit-still-there": still_there,
+    # the phone view (its QR code beside the demo): docs/exhibit.md, "The phone view"
+    "exhibit-loop-board99-phone": loop_showing("board99", lambda d: len(d.game.state.pegs) >= 4, phone=True),
+    "exhibit-loop-parlett-phone": loop_showing("parlett", lambda d: len(d.session.sheet.deals) >= 2,
+                                               phone=True),
+    "exhibit-loop-count99-phone": loop_showing("count99", lambda d: d.session.table.count >= 40, phone=True),
 }

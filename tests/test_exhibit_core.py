@@ -20,7 +20,7 @@ from app.exhibit import exhibit_extras
 from app.exhibit.counts import DemoCounts
 from app.exhibit.lock import FIRST_WAIT, FREE_TRIES, LONGEST_WAIT, StaffLock, StoredTries
 from app.exhibit.scratch import scratch_store
-from app.exhibit.settings import EXHIBIT_SPEC, ExhibitSettings, fallback_exhibit, valid_pin
+from app.exhibit.settings import EXHIBIT_SPEC, PIN_RULE, ExhibitSettings, fallback_exhibit, valid_pin
 from app.store import GameStore
 from tests.fakes import FakeClock
 
@@ -43,8 +43,20 @@ def test_defaults_and_a_full_table() -> None:
     assert got == ExhibitSettings(True, "0042", 60.0, 10.0, ("count99", "board99"), False, "de", "Spiel 26")
     assert not got.locked_out and got.problem == ""
     assert set(EXHIBIT_SPEC) == {"enabled", "pin", "idle_seconds", "still_there_seconds", "games",
-                                 "narration", "language", "event", "loop_board"}
+                                 "narration", "language", "event", "loop_board", "phone_view"}
     assert not got.loop_board  # the default: the loop plays the simulated game
+    assert got.phone_view  # the default: the loop's QR code where the web display runs
+
+
+def test_phone_view_is_read_checked_and_kept_in_a_fallback() -> None:
+    """``phone_view = false``: no QR code on the loop (docs/exhibit.md, "The phone view")."""
+    off = parse_config('[exhibit]\nenabled = true\npin = "0042"\nphone_view = false\n')
+    assert ExhibitSettings.from_config(off).phone_view is False
+    with pytest.raises(ConfigError) as caught:
+        parse_config('[exhibit]\nphone_view = "no"')
+    assert str(caught.value).startswith("config.toml: [exhibit] phone_view: ")
+    kept = fallback_exhibit("config.toml", {"enabled": True, "pin": "12", "phone_view": False})
+    assert kept["phone_view"] is False and kept["pin"] == ""
 
 
 def test_loop_board_is_read_checked_and_kept_in_a_fallback() -> None:
@@ -95,7 +107,8 @@ def test_the_pin_is_checked_and_never_shown(value: object) -> None:
         assert not valid_pin(value)
         shown = str(value)
         if len(shown) >= 3:  # shorter strings ("1", "") occur in any message by chance
-            assert shown not in str(exc)
+            # the rule's own example (pin = "4711") is not the value: 471 or "711" would be found in it
+            assert shown not in str(exc).replace(PIN_RULE, "")
         return
     assert valid_pin(value) and isinstance(value, str) and value.isascii() and 4 <= len(value) <= 8
     assert ExhibitSettings.from_config(config).pin == value
@@ -331,6 +344,25 @@ def test_scratch_store_is_private_works_with_listeners_and_is_removed() -> None:
     store.close()  # twice is fine
 
 
+def test_scratch_store_never_gives_an_id_twice() -> None:
+    """Every demo is deleted when it ends; SQLite would give the next one the same id, and a phone
+    following the loop could not tell the next demo from the last (app/exhibit/scratch.py)."""
+    store = scratch_store()
+    heard: list[int] = []
+    store.add_listener(heard.append)
+    try:
+        ids = []
+        for _ in range(3):
+            game = store.create_game("count99", {"players": 2})
+            ids.append(game)
+            store.delete_game(game)
+        assert ids == sorted(set(ids)) and len(ids) == 3
+        kept = store.create_game("board99", {"players": 2})
+        assert kept > ids[-1] and store.load(kept).kind == "board99" and kept in heard
+    finally:
+        store.close()
+
+
 def test_exhibit_extras(tmp_path: Path) -> None:
     family = GameStore(tmp_path / "g.sqlite3")
     assert exhibit_extras(parse_config(""), family) is None
@@ -375,6 +407,11 @@ def test_config_reports_the_plan_without_the_pin(tmp_path: Path, capsys: pytest.
     assert "exhibit mode:  on" in out and "staff PIN:          set (not shown)" in out
     assert 'counts kept for:    event "Essen"' in out and "narration:          off" in out
     assert "8642" not in out
+    assert "phone view:         on: a QR code on the loop" in out and "never the family's" in out
+    for off in ('phone_view = false\n', '[web]\nenabled = false\n'):
+        quiet = write(tmp_path, '[exhibit]\nenabled = true\npin = "8642"\n' + off)
+        assert table99(["config", str(quiet)]) == 0
+        assert "phone view:         off" in capsys.readouterr().out
     status = table99(["config", str(write(tmp_path, "[exhibit]\nenabled = true\n"))])
     captured = capsys.readouterr()
     assert status == 2 and "no staff PIN" in captured.err and "locked" in captured.err

@@ -25,25 +25,57 @@ class _App:
 def test_exhibit_mode_never_serves_the_family_store_to_the_web(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exhibit: dict[str, Any]) -> None:
     """Review finding 1: the loop's QR code led visitors to the family's games (the web display
-    reads the family store). Until the web display can serve the scratch store, exhibitor mode
-    starts no web display at all: nothing of the family's reachable, no QR code on the loop."""
+    reads the family store). Exhibitor mode never starts the family's web display: the app only
+    gets a starter for the follow-only one, which serves the store it is handed (the scratch
+    store's LiveTable, app/ui/exhibit/phone.py) and never the family's (tests/test_exhibit_phone_view.py)."""
     import app.web.launch
+    from app.live import LiveTable
 
     started: list[object] = []
     monkeypatch.setattr(app.web.launch, "start_web",
                         lambda *a, **k: (started.append(a), (None, "not here"))[1])
-    config = replace(Config(), web={**Config().web, "enabled": True}, exhibit={**Config().exhibit, **exhibit},
+    import socket
+
+    with socket.socket() as probe:  # a free port for the starter (the config's 8099 may be taken here)
+        probe.bind(("127.0.0.1", 0))
+        free = probe.getsockname()[1]
+    config = replace(Config(), web={**Config().web, "enabled": True, "bind": "127.0.0.1", "port": free},
+                     exhibit={**Config().exhibit, **exhibit},
                      exhibit_problem="" if exhibit["pin"] else "no PIN")
     store = GameStore(tmp_path / "family.sqlite")
+    scratch = GameStore(tmp_path / "scratch.sqlite")
     problems: list[str] = []
     app = _App()
     try:
         assert run_app._start_web(app, config, store, None, problems) is None
-        assert run_app._start_web(app, config, store, 8123, problems) is None  # --web-port too
+        assert run_app._start_web(app, config, store, 0, problems) is None  # --web-port 0: off
+        assert run_app._start_web(_App(), replace(config, web={**config.web, "enabled": False}), store, None,
+                                  problems) is None
+        assert run_app._start_web(app, config, store, None, problems) is None
+        assert started == [] and not hasattr(app, "live")
+        server, problem = app.exhibit_web(LiveTable(scratch))  # type: ignore[attr-defined]
+        assert problem is None and server is not None
+        try:
+            assert type(server).__name__ == "FollowOnlyServer" and server.live.store is scratch
+        finally:
+            server.stop()
     finally:
         store.close()
-    assert started == []
-    assert not hasattr(app, "live")
+        scratch.close()
+    assert started == [] and problems == []
+
+
+def test_no_web_display_means_no_phone_view_in_exhibit_mode(tmp_path: Path) -> None:
+    """``--web-port 0`` or ``[web] enabled = false``: no starter, so the loop shows no QR code."""
+    config = replace(Config(), exhibit={**Config().exhibit, "enabled": True, "pin": "5823"})
+    store = GameStore(tmp_path / "family.sqlite")
+    try:
+        for web, port in (({**config.web, "enabled": True}, 0), ({**config.web, "enabled": False}, None)):
+            app = _App()
+            assert run_app._start_web(app, replace(config, web=web), store, port, []) is None
+            assert not hasattr(app, "exhibit_web")
+    finally:
+        store.close()
 
 
 def test_the_web_display_still_starts_without_exhibit_mode(tmp_path: Path,

@@ -117,6 +117,9 @@ class UI:
     def clear(self) -> None:
         for child in list(self.window.children):
             _stop_games(child)
+            stop_phone_view = getattr(getattr(child, "app", None), "stop_phone_view", None)
+            if stop_phone_view is not None:  # an exhibit app's web server (tests/exhibit_catalog.py)
+                stop_phone_view()
             self.window.remove_widget(child)
         frames(1)
 

@@ -155,7 +155,18 @@ def describe_exhibit(config: Config, given: Mapping[str, Any]) -> list[str]:
         f"  'Still there?'      after {exhibit['idle_seconds']:g} s without a touch, back to the loop "
         f"{exhibit['still_there_seconds']:g} s later" + mark("idle_seconds"),
         f"  counts kept for:    {event}" + mark("event"),
+        f"  phone view:         {phone_view(config)}" + mark("phone_view"),
     ]
+
+
+def phone_view(config: Config) -> str:
+    """What the loop's QR code will do: phones follow the demo's game (never the family's), or why not."""
+    if not config.exhibit.get("phone_view", True):
+        return "off: no QR code on the loop"
+    if not config.web["enabled"]:
+        return "off: [web] enabled = false, so no QR code on the loop"
+    return (f"on: a QR code on the loop; phones follow the game on show (port {config.web['port']}, "
+            "the demo's games only, never the family's)")
 
 
 def _stderr_is_journal() -> bool:

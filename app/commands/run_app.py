@@ -103,14 +103,18 @@ def main(args: argparse.Namespace) -> int:
 def _start_web(app: object, config: Config, store: object, port: int | None, problems: list[str]) -> object:
     """The web display beside Kivy (issue 14); a problem is one more line on the home screen.
 
-    Never in exhibitor mode (issue 15): the web display reads the family store, and the loop's QR
-    code would hand its games to every visitor (docs/exhibit.md, "The web display")."""
+    In exhibitor mode (issue 15) the family's web display never starts: the app gets a starter for
+    the follow-only one on the scratch store instead (app/web/follow.py, app/ui/exhibit/phone.py),
+    which the loop's QR code leads to (docs/exhibit.md, "The phone view")."""
     if port == 0 or (port is None and not config.web["enabled"]):
         return None
     from app.exhibit import exhibit_on
 
     if exhibit_on(config):
-        log.info("web display off: exhibitor mode never serves the family's games to the web")
+        from app.web.launch import start_follow_only
+
+        log.info("web display: only the game on show (exhibitor mode); the family's games are not served")
+        app.exhibit_web = lambda live: start_follow_only(config, live, port=port)  # type: ignore[attr-defined]
         return None
     from app.live import LiveTable
     from app.web.launch import start_web

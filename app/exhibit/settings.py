@@ -77,6 +77,9 @@ EXHIBIT_SPEC: dict[str, Key] = {
     # the loop shows the real board's readings ([board] source gpio/serial/camera) instead of the
     # simulated game; ignored with the simulated board (app/ui/exhibit/attract.py)
     "loop_board": Key(bool, False),
+    # the loop's QR code and the phone view behind it (the demo's game only: app/web/follow.py); it
+    # also needs the web display ([web] enabled, no --web-port 0)
+    "phone_view": Key(bool, True),
 }
 
 
@@ -134,12 +137,13 @@ class ExhibitSettings:
     language: str = "en"
     event: str = ""
     loop_board: bool = False  # the loop shows the real board's readings, not the simulated game
+    phone_view: bool = True  # the loop's QR code: phones follow the game on show (app/web/follow.py)
     problem: str = ""  # why the config's [exhibit] was not used as written ("" = it was)
 
     def __repr__(self) -> str:  # a log line or a traceback never shows the PIN
         return (f"ExhibitSettings(enabled={self.enabled}, pin={'set' if self.pin else 'unset'}, "
                 f"idle_seconds={self.idle_seconds}, games={self.games}, event={self.event!r}, "
-                f"loop_board={self.loop_board})")
+                f"loop_board={self.loop_board}, phone_view={self.phone_view})")
 
     @property
     def locked_out(self) -> bool:
@@ -162,5 +166,6 @@ class ExhibitSettings:
             idle_seconds=float(table["idle_seconds"]),
             still_there_seconds=float(table["still_there_seconds"]),
             games=tuple(table["games"]), narration=bool(table["narration"]), language=str(table["language"]),
-            event=str(table["event"]), loop_board=bool(table["loop_board"]), problem=problem,
+            event=str(table["event"]), loop_board=bool(table["loop_board"]),
+            phone_view=bool(table["phone_view"]), problem=problem,
         )

@@ -405,6 +405,10 @@ class Table99App(App):
         # Exhibitor mode's parts (settings, lock, counts, scratch store): from [exhibit] at build, or
         # given here (tests); see app/ui/exhibit/controller.py.
         self.exhibit: dict[str, Any] | None = exhibit
+        # exhibitor mode's phone view (app/ui/exhibit/phone.py): ``exhibit_web`` is the web display's
+        # starter given by table99 run (None: no web display); ``phone_view`` the running one
+        self.exhibit_web: Any = None
+        self.phone_view: Any = None
 
     def build(self) -> ScreenManager:
         settings = load_settings()
@@ -439,6 +443,13 @@ class Table99App(App):
             self.ctx.extras["live"] = live
             connect_live(self, live)
         self._fill(manager)
+        if self.exhibit is not None and self.phone_view is None:  # the loop's QR code (docs/exhibit.md)
+            from app.ui.exhibit.phone import start_phone_view
+
+            self.phone_view = start_phone_view(self, self.exhibit)
+            loop = getattr(self.exhibit_controller, "loop", None)
+            if loop is not None:
+                loop.show_qr()
         return manager
 
     def _fill(self, manager: ScreenManager) -> None:
@@ -506,6 +517,7 @@ class Table99App(App):
         self.exhibit_controller = None
         parts = ctx.extras.pop("exhibit", None)
         scratch = (parts or {}).get("scratch")
+        self.stop_phone_view()  # before the scratch store closes; the family's games are never served
         manager = ctx.manager
         manager.clear_widgets()
         self._fill(manager)
@@ -528,7 +540,20 @@ class Table99App(App):
         self._fill(manager)
         manager.current = "settings"
 
+    def stop_phone_view(self) -> None:
+        """Stop exhibitor mode's phone view, if it runs (idempotent)."""
+        view, self.phone_view = self.phone_view, None
+        if view is None:
+            return
+        if self.ctx is not None and self.ctx.extras.get("live") is view.live:
+            self.ctx.extras.pop("live", None)
+        try:
+            view.stop()
+        except Exception:
+            log.exception("the exhibit's phone view did not stop cleanly")
+
     def on_stop(self) -> None:
+        self.stop_phone_view()
         if self.exhibit_controller is not None:
             self.exhibit_controller.release()
         if self.ctx is not None:

@@ -28,8 +28,12 @@ NAME = "web-join"
 
 
 # -- the LiveTable on Kivy's main thread -------------------------------------------------------------
-def connect_live(app: Any, live: Any) -> None:
-    """Let ``live`` run commands on Kivy's main thread and reach the screens' sessions."""
+def connect_live(app: Any, live: Any, *, open_game: Any = None, board_screen: Any = None) -> Any:
+    """Let ``live`` run commands on Kivy's main thread and reach the screens' sessions; returns a
+    function that lets go again (its Clock events and binding).
+
+    ``open_game()`` and ``board_screen()`` replace how the game on show and the board game's screen
+    are found (exhibitor mode: the loop's demo or the visitor's game, app/ui/exhibit/phone.py)."""
 
     def find_session(kind: str, game_id: int) -> Any:
         ui = getattr(app, "uis", {}).get(kind)
@@ -57,7 +61,7 @@ def connect_live(app: Any, live: Any) -> None:
         except Exception:  # the store holds the change already; a screen that cannot redraw logs it
             log.exception("the table's screen could not show a change made on a paired device")
 
-    def open_game() -> int | None:
+    def family_open_game() -> int | None:
         """The game the table's screen has open (its screen or its game's UI holds it), or None."""
         manager = app.ctx.manager if app.ctx is not None else None
         screen = manager.current_screen if manager is not None else None
@@ -82,15 +86,17 @@ def connect_live(app: Any, live: Any) -> None:
         the pegs" (or "Ben (computer) is choosing.") as the table does. Polled at 10 Hz rather than
         hooked into the referee: it only reads, and the table's own verdict path stays as it is (a
         commit clears the state at once: LiveTable.committed)."""
-        ui = getattr(app, "uis", {}).get("board99")
-        screen = getattr(ui, "game_screen", None)
         manager = app.ctx.manager if getattr(app, "ctx", None) is not None else None
+        if board_screen is not None:
+            screen, on_show = board_screen(), True  # it gives only a screen on show, or None
+        else:
+            screen = getattr(getattr(app, "uis", {}).get("board99"), "game_screen", None)
+            on_show = manager is not None and manager.current_screen is screen
         referee = getattr(screen, "referee", None)
         game = getattr(screen, "game", None)
         game_id = getattr(game, "id", None)
         state: dict[str, Any] | None = None
-        if (referee is not None and isinstance(game_id, int) and manager is not None
-                and manager.current_screen is screen):
+        if referee is not None and isinstance(game_id, int) and on_show:
             try:
                 held = list(referee.held_announcements)
                 settling = bool(referee.settling)
@@ -110,23 +116,44 @@ def connect_live(app: Any, live: Any) -> None:
 
     live.find_session = find_session
     live.on_changed = on_changed
-    live.open_game = open_game
+    live.open_game = open_game or family_open_game
     manager = app.ctx.manager if getattr(app, "ctx", None) is not None else None
-    if manager is not None:  # a game opened on the table's screen: the web's /live follows it
-        manager.bind(current=lambda *_: Clock.schedule_once(lambda _dt: live.screen_changed(), 0))
+
+    def screen_changed(*_: Any) -> None:  # a game opened on the table's screen: the web's /live follows it
+        Clock.schedule_once(lambda _dt: live.screen_changed(), 0)
+
+    if manager is not None:
+        manager.bind(current=screen_changed)
     live.wake = lambda: Clock.schedule_once(lambda _dt: live.drain(), 0)
     live.later = lambda fn: Clock.schedule_once(lambda _dt: fn(), 0)  # after the frame now being made
-    Clock.schedule_interval(lambda _dt: live.drain(), 0.5)  # in case a wake-up was missed
-    Clock.schedule_interval(board_in_between, 0.1)
+    events = [Clock.schedule_interval(lambda _dt: live.drain(), 0.5),  # in case a wake-up was missed
+              Clock.schedule_interval(board_in_between, 0.1)]
+
+    def disconnect() -> None:
+        for event in events:
+            event.cancel()
+        if manager is not None:
+            manager.unbind(current=screen_changed)
+
+    return disconnect
 
 
-def qr_texture(text: str) -> Any:
+def qr_texture(text: str, size: int | None = None) -> Any:
+    """A QR code of ``text`` as a texture; ``size``: at most this many pixels square, drawn with
+    whole pixels per module and no smoothing, so a camera sees sharp edges (the attract loop's). That
+    one takes the smallest code (error correction L, raised as far as the same size allows): a
+    screen is not a crumpled flyer, and fewer modules are bigger ones."""
     import segno
 
+    code = segno.make(text, error="m" if size is None else "l", boost_error=True)
+    scale = 8 if size is None else max(1, size // code.symbol_size(scale=1, border=2)[0])
     buffer = io.BytesIO()
-    segno.make(text, error="m").save(buffer, kind="png", scale=8, border=2, dark="#000000", light="#ffffff")
+    code.save(buffer, kind="png", scale=scale, border=2, dark="#000000", light="#ffffff")
     buffer.seek(0)
-    return CoreImage(buffer, ext="png").texture
+    texture = CoreImage(buffer, ext="png").texture
+    if size is not None:
+        texture.mag_filter = texture.min_filter = "nearest"
+    return texture
 
 
 # -- the screen ---------------------------------------------------------------------------------------

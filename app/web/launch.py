@@ -35,3 +35,22 @@ def start_web(config: Any, live: LiveTable, port: int | None = None,
     except WebError as exc:
         return None, str(exc)
     return server, None
+
+
+def start_follow_only(config: Any, live: LiveTable, port: int | None = None) -> tuple[Any, str | None]:
+    """The exhibit's web display (:mod:`app.web.follow`) on ``live`` (the scratch store's table):
+    (server or None, problem or None), on the config's ``[web]`` port, bind and address unless
+    ``port`` is given (0: a free port)."""
+    web_config = dict(config.web)
+    try:
+        from app.web.follow import FollowOnlyServer
+        from app.web.server import WebError
+    except ImportError as exc:
+        return None, f"the web display needs aiohttp ({exc}); install table99[web]"
+    server = FollowOnlyServer(live, web_config["bind"], web_config["port"] if port is None else port,
+                              max_streams=web_config["max_viewers"], public_host=web_config["address"])
+    try:
+        server.start()
+    except WebError as exc:
+        return None, str(exc)
+    return server, None

@@ -511,9 +511,9 @@ class WebServer:
         other = "de" if lang == "en" else "en"
         switch = language_switch(request.query, other)
         boot_json = script_json(boot)
-        nav = (f'<nav aria-label="{_("Pages")}"><ul>'
-               f'<li><a href="/v/{token}/live{"?tv" if tv else ""}">{_("Live")}</a></li>'
-               f'<li><a href="/v/{token}/">{_("All games")}</a></li>'
+        pages = self.nav_links(token, tv, _)
+        links = "".join(f'<li><a href="{href}">{words}</a></li>' for href, words in pages)
+        nav = (f'<nav aria-label="{_("Pages")}"><ul>{links}'
                f'<li><a href="{switch}" lang="{other}" hreflang="{other}">'
                f'{"Deutsch" if other == "de" else "English"}</a></li></ul></nav>')
         text = html_page(lang, tv, title, skip=_("Skip to the game"), brand="Table99", nav=nav, main=body,
@@ -525,6 +525,10 @@ class WebServer:
         if request.query.get("lang") in LANGUAGES:
             response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="Strict", httponly=True)
         return response
+
+    def nav_links(self, token: str, tv: bool, _: Tr) -> list[tuple[str, str]]:
+        """(href, words) of the pages every page links to (besides the other language)."""
+        return [(f"/v/{token}/live{'?tv' if tv else ''}", _("Live")), (f"/v/{token}/", _("All games"))]
 
     async def home(self, request: web.Request) -> web.Response:
         lang = choose_language(request)

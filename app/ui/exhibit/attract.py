@@ -36,6 +36,11 @@ from app.ui.widgets import ACCENT, TOUCH, Background, BigButton, WrapLabel
 log = logging.getLogger(__name__)
 FAILED_DEMO_PAUSE = 300.0  # s: a demo that failed to start is left out this long
 NAME = "home"  # the loop stands where home stands: every game screen's "back to home" leads here
+# The phone view's QR code: as big as a column beside the demo allows, in whole pixels per module
+# (a LAN address and token: QR version 3, 6 px a module, 198 px, about 38 mm on a 7" 800x480 screen;
+# benchmarks/exhibit_qr_distance.py); the demo keeps 594 px of the width.
+PHONE_WIDTH = 206
+QR_SIZE = 198
 
 
 def game_title(kind: str) -> str:
@@ -82,10 +87,12 @@ class AttractScreen(Screen):
         self._failed: dict[str, float] = {}  # kind -> clock time before which it is not tried again
         self.demo_ctx = demo_context(ctx, scratch)
         self._said = ""
-        root = BoxLayout(orientation="vertical")
+        root = BoxLayout()
         Background.paint(root)
+        main = BoxLayout(orientation="vertical")
+        root.add_widget(main)
         self.stage = BoxLayout()
-        root.add_widget(self.stage)
+        main.add_widget(self.stage)
         bar = BoxLayout(size_hint_y=None, height=96, padding=(6, 4), spacing=6)
         Background.paint(bar)
         words = BoxLayout(orientation="vertical")
@@ -98,13 +105,25 @@ class AttractScreen(Screen):
         bar.add_widget(words)
         self.touch_label = TouchToPlay(size_hint_x=None, width=220)
         bar.add_widget(self.touch_label)
-        self.qr = Image(size_hint_x=None, width=0, fit_mode="contain")
-        bar.add_widget(self.qr)
+        self.bar = bar
         self.staff_button = BigButton(tr("Staff"), on_press=self.on_staff, size_hint=(None, None),
                                       width=88, height=TOUCH, font_size=sp(theme.SMALL),
                                       pos_hint={"center_y": 0.5})
         bar.add_widget(self.staff_button)
-        root.add_widget(bar)
+        main.add_widget(bar)
+        # The phone view's column (docs/exhibit.md, "The phone view"): shown only with a web address.
+        self.phone = BoxLayout(orientation="vertical", size_hint_x=None, width=0, padding=(4, 6), spacing=4,
+                               opacity=0)
+        self.phone_title = WrapLabel(tr("Follow on your phone"), font_size=sp(theme.FONT), bold=True,
+                                     halign="center")
+        self.qr = Image(size_hint=(None, None), size=(QR_SIZE, QR_SIZE), fit_mode="contain",
+                        pos_hint={"center_x": 0.5})
+        self.phone_note = WrapLabel(tr("Scan with the camera, on the same Wi-Fi as the table."),
+                                    font_size=sp(theme.SMALL), halign="center", size_hint_y=1)
+        self.phone_note.bind(size=lambda lab, sz: setattr(lab, "text_size", sz))
+        for widget in (self.phone_title, self.qr, self.phone_note):
+            self.phone.add_widget(widget)
+        root.add_widget(self.phone)
         self.add_widget(root)
         self._qr_url: str | None = None
 
@@ -175,6 +194,9 @@ class AttractScreen(Screen):
         self.title_label.text = game_title(kind)
         self.show_caption()
         self.show_qr()
+        follow = getattr(self.ctx.extras.get("live"), "screen_changed", None)
+        if follow is not None:  # the phone view follows the new demo (the loop's screen did not change)
+            follow()
 
     def _show_card(self) -> None:
         """What the stage shows while no demo runs: never a blank screen."""
@@ -221,15 +243,25 @@ class AttractScreen(Screen):
             return None
 
     def show_qr(self) -> None:
+        """The phone view's QR code in its own column at the right, with the Staff button under it;
+        without a web address no column (the Staff button stays in the caption bar)."""
         url = self.web_url()
         if url == self._qr_url:
             return
         self._qr_url = url
+        button = self.staff_button
+        if button.parent is not None:
+            button.parent.remove_widget(button)
         if url is None:
-            self.qr.width = 0
             self.qr.texture = None
+            self.phone.width, self.phone.opacity = 0, 0
+            button.pos_hint = {"center_y": 0.5}
+            self.bar.add_widget(button)
             return
         from app.ui.web_join import qr_texture
 
-        self.qr.texture = qr_texture(url)
-        self.qr.width = 88
+        texture = qr_texture(url, size=QR_SIZE)
+        self.qr.texture, self.qr.size = texture, texture.size  # whole pixels per module: sharp edges
+        self.phone.width, self.phone.opacity = PHONE_WIDTH, 1
+        button.pos_hint = {"center_x": 0.5}
+        self.phone.add_widget(button)

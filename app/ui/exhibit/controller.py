@@ -278,6 +278,28 @@ class ExhibitController:
         if isinstance(spoken, list) and len(spoken) > 50:
             del spoken[:-50]
 
+    # -- what phones follow (app/ui/exhibit/phone.py) ----------------------------------------------------
+    def game_on_show(self) -> int | None:
+        """The scratch store's game the screen shows: the loop's demo or the visitor's game; None
+        elsewhere (staff, settings, history: the phone view stays on the game it followed)."""
+        current = self.ctx.manager.current
+        if current == LOOP and self.loop is not None and self.loop.demo is not None:
+            return self.loop.demo.game_id
+        if current == VISITOR and self.visitor is not None:
+            game_id = getattr(getattr(self.visitor, "game", None), "id", None)
+            return game_id if isinstance(game_id, int) else None
+        return None
+
+    def board_screen_on_show(self) -> Any:
+        """The board game's screen on show (the loop's board demo or the visitor's game), or None: its
+        referee's in-between state ("the pegs are settling") reaches the phones too."""
+        current = self.ctx.manager.current
+        if current == LOOP and self.loop is not None and self.loop.demo is not None:
+            return self.loop.demo.screen if self.loop.demo.kind == "board99" else None
+        if current == VISITOR:
+            return self.visitor
+        return None
+
     # -- time -------------------------------------------------------------------------------------------
     def tick(self) -> None:
         """Everything that depends on time: the loop's next move, idle, "Still there?"."""

@@ -120,7 +120,8 @@ class Board99Demo(Demo):
         setup = rules.make_setup(NAMES, deck=deck)
         table = TableSetup({"Ann": "red", "Ben": "blue", "Mia": "yellow"},
                            {"Ann": "intermediate", "Ben": "basic"}, self.seed)
-        self.game = Board99Game.create(self.store, setup, table, title="demo")
+        # the title is the phone view's heading: the players, in no language ("demo" was English)
+        self.game = Board99Game.create(self.store, setup, table, title=", ".join(NAMES))
         self.game_id = self.game.id
         self.source = SimulatedBoard(clock=self.clock)
         if self.screen is None:
@@ -279,6 +280,8 @@ class Count99Demo(Demo):
             self.screen = ComputerScreen(self.ctx)
             # The loop's caption bar takes 96 px: the count a little smaller, still the biggest thing.
             self.screen.status.count_label.font_size = sp(90)
+            # and the phone view's QR code may take a column at the right: "counterclockwise" still fits
+            self.screen.status.turn_label.font_size = sp(19)
         self.screen.session = self.session
         self.screen.pending = self.screen.cursor = None
         self.screen.log = []

@@ -1,0 +1,432 @@
+"""Exhibitor mode's phone view (issue 15): the loop's QR code and the follow-only web display.
+
+The real app in exhibitor mode (the shell's hook, the real loop and visitor's game) on a fake clock,
+with the starter ``table99 run`` gives it, on 127.0.0.1 and a free port. Everything waits on
+conditions with generous deadlines (a loaded machine), never on fixed sleeps.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import time
+import urllib.parse
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.config import Config
+from app.exhibit.settings import exhibit_defaults
+from app.paths import default_database
+from app.store import GameStore
+from tests.screen_catalog import FakeClock
+from tests.ui_support import UI, frames
+from tests.web_support import http
+
+pytestmark = pytest.mark.ui
+FAMILY = ("Oma Hilde", "Opa Kurt")  # names only the family's game has
+ARTIFACTS_WEB = Path(__file__).resolve().parent.parent / "test-artifacts" / "web"
+DEADLINE = 90.0
+
+
+def family_store() -> GameStore:
+    """The family's database with a finished game (and an unfinished one) in it."""
+    from app.board99_game import Board99Game, TableSetup
+    from rules import board99 as rules
+
+    store = GameStore(default_database())
+    for finish in (True, False):
+        setup = rules.make_setup(FAMILY, deck=list(range(100)))
+        game = Board99Game.create(store, setup, TableSetup({FAMILY[0]: "red", FAMILY[1]: "blue"}, {}, 1),
+                                  title=" / ".join(FAMILY))
+        if finish:
+            store.set_status(game.id, "finished", "won: " + FAMILY[0])
+    return store
+
+
+def exhibit_config(port: int = 0, **exhibit: Any) -> Config:
+    return replace(Config(), web={**Config().web, "bind": "127.0.0.1", "port": port or 8099},
+                   exhibit={**exhibit_defaults(), "enabled": True, "pin": "2468", "narration": False,
+                            "games": ["board99", "parlett", "count99"], **exhibit})
+
+
+def starter(config: Config, port: int | None = 0) -> Callable[[Any], Any]:
+    """What table99 run hands the app (run_app._start_web), on a free port unless ``port``."""
+    from app.web.launch import start_follow_only
+
+    return lambda live: start_follow_only(config, live, port=port)
+
+
+def build_app(ui: UI, config: Config, store: GameStore, web: Callable[[Any], Any] | None) -> Any:
+    from app.ui.shell import Table99App
+
+    app = Table99App(config=config, store=store)
+    app.exhibit_clock = FakeClock()
+    app.exhibit_autotick = False
+    app.exhibit_web = web
+    root = app.build()
+    ui.show(root)
+    app.exhibit_controller.start(ui.window)
+    return app
+
+
+def close_app(app: Any, store: GameStore) -> None:
+    scratch = (app.exhibit or {}).get("scratch")
+    app.stop_phone_view()
+    if app.exhibit_controller is not None:
+        app.exhibit_controller.release()
+    if scratch is not None:
+        scratch.close()
+    store.close()
+
+
+@pytest.fixture
+def phone(ui: UI) -> Iterator[Any]:
+    store = family_store()
+    config = exhibit_config()
+    app = build_app(ui, config, store, starter(config))
+    yield app
+    close_app(app, store)
+
+
+def tick(app: Any, seconds: float = 0.5) -> None:
+    app.exhibit_clock.now += seconds
+    app.exhibit_controller.tick()
+    frames(1)
+
+
+def until(app: Any, condition: Callable[[], Any], what: str, table_seconds: float = 0.0) -> Any:
+    """Run the app's frames (and ``table_seconds`` of table time per round) until ``condition()``."""
+    deadline = time.monotonic() + DEADLINE
+    last: Any = None
+    while time.monotonic() < deadline:
+        try:
+            last = condition()
+        except Exception as exc:  # the server not there yet
+            last = exc
+        else:
+            if last:
+                return last
+        if table_seconds:
+            tick(app, table_seconds)
+        else:
+            frames(1)
+    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+
+
+def get_json(url: str) -> Any:
+    status, _headers, body = http("GET", url)
+    assert status == 200, (url, status, body[:200])
+    return json.loads(body)
+
+
+def current_view(app: Any) -> dict[str, Any]:
+    url = app.phone_view.url() + "api/view/current"
+    return get_json(url).get("view") or {}
+
+
+def test_the_phone_view_follows_the_demo_then_the_visitors_game(phone: Any) -> None:
+    controller = phone.exhibit_controller
+    assert phone.phone_view is not None and phone.ctx.extras["live"].store is phone.exhibit["scratch"]
+    seen: set[str] = set()
+
+    def on_show() -> bool:  # the game the loop shows now, as the phones see it
+        demo = controller.loop.demo
+        view = current_view(phone)
+        if demo is not None and view.get("id") == demo.game_id and view.get("kind") == demo.kind:
+            seen.add(demo.kind)
+        return seen >= {"board99", "parlett"}
+
+    until(phone, on_show, "the phones to follow the board game's demo, then Parlett's", table_seconds=2.0)
+    assert controller.game_on_show() == controller.loop.demo.game_id
+    page = http("GET", phone.phone_view.url())
+    assert page[0] == 200 and b'id="boot"' in page[2]
+    controller.start_visitor()  # a touch on the loop
+    visitor = controller.visitor
+    assert phone.ctx.manager.current == "exhibit_visitor"
+    game_id = visitor.game.id
+    view = until(phone, lambda: (v := current_view(phone)).get("id") == game_id and v, "the visitor's game")
+    assert view["kind"] == "board99" and view["title"] == "A visitor's game"
+    # followed because the screen shows it (the controller says which game), not guessed from the store
+    assert controller.game_on_show() == game_id and controller.board_screen_on_show() is visitor
+    visitor.visitor_stops()
+    until(phone, lambda: current_view(phone).get("id") == getattr(controller.loop.demo, "game_id", -1),
+          "the loop's next demo after the visitor stopped", table_seconds=0.5)
+
+
+def family_words(body: bytes) -> list[str]:
+    text = body.decode("utf-8", "replace")
+    return [name for name in FAMILY if name in text]
+
+
+def test_no_address_reaches_the_familys_games_and_phones_cannot_act(phone: Any) -> None:
+    view = phone.phone_view
+    base = view.url().rsplit("/v/", 1)[0]
+    token = view.server.access.token
+    family = phone.ctx.store
+    family_ids = [g.id for g in family.games()]
+    assert family_ids and any(g.status == "finished" for g in family.games())
+    until(phone, lambda: current_view(phone).get("id"), "a demo on the phones", table_seconds=1.0)
+    served = [f"/v/{token}/", f"/v/{token}/live", f"/v/{token}/live?tv&lang=de",
+              f"/v/{token}/api/view/current",
+              "/static/app.js", "/static/style.css"]
+    for path in served:
+        status, _h, body = http("GET", base + path)
+        assert status == 200, path
+        assert family_words(body) == [], path
+    assert b"All games" not in http("GET", base + served[0])[2]  # the page links to no game list
+    refused = ["/", f"/v/{token}//", f"/v/{token}/pair", f"/v/{token}/pair?code=123456",
+               f"/v/{token}/api/view/0", f"/v/{token}/events?game=1", "/v/not-the-token/live",
+               f"/v/{token}/live/../", f"/v/{token}/history", "/static/../server.py", "/anything"]
+    refused += [f"/v/{token}/game/{n}" for n in family_ids]
+    refused += [f"/v/{token}/api/view/{n}" for n in family_ids]
+    refused += [f"/v/{token}/events?game={n}" for n in family_ids]
+    for path in refused:
+        status, _h, body = http("GET", base + path)
+        assert status == 404, (path, status)
+        assert family_words(body) == [], path
+    headers = {"Content-Type": "application/json", "Origin": base}
+    for path in [f"/v/{token}/api/pair", *(f"/v/{token}/api/game/{n}/undo" for n in family_ids),
+                 f"/v/{token}/api/game/{current_view(phone)['id']}/add-deal"]:
+        status, _h, _body = http("POST", base + path, b"{}", headers)
+        assert status in (404, 405), (path, status)
+    # the family's web display token (a family run's web-token) opens nothing here either
+    from app.paths import data_dir
+    from app.web.pairing import Access
+
+    family_token = Access(data_dir()).token
+    assert family_token != token
+    assert http("GET", f"{base}/v/{family_token}/live")[0] == 404
+    # the first event of the stream is the game on show, nothing of the family's
+    first = first_event(f"{base}/v/{token}/events?game=current")
+    assert family_words(first.encode()) == [] and '"kind"' in first
+
+
+def first_event(url: str) -> str:
+    parts = urllib.parse.urlsplit(url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=30) as sock:
+        sock.sendall(f"GET {parts.path}?{parts.query} HTTP/1.1\r\nHost: {parts.netloc}\r\n\r\n".encode())
+        data = b""
+        deadline = time.monotonic() + 30
+        while (start := data.find(b"\ndata: ")) < 0 or data.find(b"\n\n", start) < 0:
+            assert time.monotonic() < deadline, data[:300]
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    return data.decode("utf-8", "replace")
+
+
+def decode_qr(path: str, box: tuple[float, float, float, float] | None = None) -> str:
+    """The QR code in the screenshot at ``path`` (OpenCV's detector); ``box``: only this part of the
+    window (x, y, width, height in Kivy's window coordinates, y up), so the board's grid beside it
+    cannot distract the detector."""
+    import cv2
+
+    image = cv2.imread(path)
+    assert image is not None, path
+    if box is not None:
+        x, y, width, height = (int(v) for v in box)
+        rows = image.shape[0]
+        image = image[max(0, rows - y - height):rows - y, max(0, x):x + width]
+    text, _points, _straight = cv2.QRCodeDetector().detectAndDecode(image)
+    return str(text)
+
+
+def test_the_qr_code_on_the_loop_decodes_to_the_served_address(phone: Any, ui: UI, tmp_path: Any) -> None:
+    from kivy.core.window import Window
+
+    loop = phone.exhibit_controller.loop
+    assert loop.qr.texture is not None and loop.phone.width > 0
+    frames(3)
+    shot = Window.screenshot(name=str(tmp_path / "loop.png"))
+    column = loop.phone
+    url = decode_qr(shot, (*column.to_window(column.x, column.y), column.width, column.height))
+    assert url == phone.phone_view.url()
+    assert url.startswith("http://127.0.0.1:") and url.endswith(f"/v/{phone.phone_view.server.access.token}/")
+    status, _headers, body = http("GET", url)
+    assert status == 200 and b"Table99" in body
+    # big enough to scan from a step away: at least 180 px square, whole pixels per module
+    width, height = loop.qr.size
+    assert width == height >= 180 and loop.qr.texture.mag_filter == "nearest"
+    # beside the demo, never over it
+    stage, column = loop.stage, loop.phone
+    assert stage.right <= column.x and loop.qr.x >= column.x and loop.qr.top <= column.top
+
+
+def test_the_address_uses_the_lan_address_when_bound_to_every_network() -> None:
+    from app.live import LiveTable
+    from app.web.follow import FollowOnlyServer
+    from app.web.server import lan_address
+
+    store = GameStore(default_database())
+    try:
+        server = FollowOnlyServer(LiveTable(store), "0.0.0.0", 8099)  # not started: only its address
+        assert server.view_url() == f"http://{lan_address()}:8099/v/{server.access.token}/"
+        assert FollowOnlyServer(LiveTable(store)).access.token != server.access.token  # per run
+    finally:
+        store.close()
+
+
+def test_a_busy_port_leaves_the_loop_running_without_a_qr_code(
+        ui: UI, caplog: pytest.LogCaptureFixture) -> None:
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    port = taken.getsockname()[1]
+    store = family_store()
+    config = exhibit_config(port)
+    try:
+        with caplog.at_level(logging.INFO):
+            app = build_app(ui, config, store, starter(config, port=None))
+        try:
+            lines = [r for r in caplog.records if "QR" in r.getMessage() and r.levelno >= logging.WARNING]
+            assert len(lines) == 1 and str(port) in lines[0].getMessage(), [r.getMessage() for r in lines]
+            assert app.phone_view is None and "live" not in app.ctx.extras
+            loop = app.exhibit_controller.loop
+            assert loop.qr.texture is None and loop.phone.width == 0
+            assert loop.staff_button.parent is loop.bar  # the Staff button stays reachable
+            kinds = until(app, lambda: {"board99", "parlett"} <= set(loop.shown), "the loop to go on",
+                          table_seconds=2.0)
+            assert kinds
+        finally:
+            close_app(app, store)
+    finally:
+        taken.close()
+
+
+def test_a_starter_that_fails_leaves_the_loop_running_without_a_qr_code(
+        ui: UI, caplog: pytest.LogCaptureFixture) -> None:
+    """Anything going wrong while the web display starts (not only a busy port): one line, no QR."""
+    def broken(_live: Any) -> Any:
+        raise OSError("no network here")
+
+    store = GameStore(default_database())
+    with caplog.at_level(logging.INFO):
+        app = build_app(ui, exhibit_config(), store, broken)
+    try:
+        lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert lines == ["exhibit: no QR code on the loop: OSError: no network here"]
+        loop = app.exhibit_controller.loop
+        assert app.phone_view is None and loop.qr.texture is None and loop.demo is not None
+    finally:
+        close_app(app, store)
+
+
+@pytest.mark.parametrize("how", ["config", "no web display"])
+def test_the_phone_view_can_be_switched_off(ui: UI, how: str) -> None:
+    started: list[Any] = []
+    config = exhibit_config(phone_view=how != "config")
+    store = GameStore(default_database())
+    web = None if how == "no web display" else (lambda live: (started.append(live), (None, "no"))[1])
+    app = build_app(ui, config, store, web)
+    try:
+        loop = app.exhibit_controller.loop
+        assert started == [] and app.phone_view is None
+        assert loop.qr.texture is None and loop.phone.width == 0
+    finally:
+        close_app(app, store)
+
+
+def test_leaving_exhibitor_mode_stops_the_phone_view(phone: Any) -> None:
+    url = phone.phone_view.url()
+    until(phone, lambda: http("GET", url)[0] == 200, "the phone view")
+    phone.exhibit_controller.leave_exhibit()  # the staff screen's Leave, after the PIN
+    assert phone.phone_view is None and "live" not in phone.ctx.extras
+    with pytest.raises(OSError):
+        urllib_get(url)
+
+
+def urllib_get(url: str) -> int:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return int(response.status)
+
+
+def test_a_new_language_keeps_one_phone_view_and_its_qr_code(phone: Any) -> None:
+    from app import i18n
+
+    server = phone.phone_view.server
+    try:
+        phone.switch_language("de")
+        loop = phone.exhibit_controller.loop
+        assert phone.phone_view is not None and phone.phone_view.server is server
+        assert loop.qr.texture is not None and loop.phone_title.text == "Auf dem Handy mitverfolgen"
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.slow
+def test_a_phone_scanning_the_qr_code_follows_the_demo_then_the_visitor(phone: Any, tmp_path: Any) -> None:
+    """Headless Chromium at a phone's size opens the address the loop's QR code holds (decoded from
+    the screen) and follows the board game's demo, then a visitor's game, with no link elsewhere."""
+    from kivy.core.window import Window
+
+    from tests.web_support import SIZES, make_driver, quit_driver
+
+    controller = phone.exhibit_controller
+    loop = controller.loop
+    frames(3)
+    column = loop.phone
+    shot = Window.screenshot(name=str(tmp_path / "loop.png"))
+    url = decode_qr(shot, (*column.to_window(column.x, column.y), column.width, column.height))
+    driver = make_driver("de-DE,de", SIZES["phone"])
+    try:
+        driver.get(url)
+
+        def board_pegs() -> int:
+            return len(driver.find_elements("css selector", "circle.peg"))
+
+        until(phone, lambda: loop.demo.kind == "board99" and board_pegs() >= 2,
+              "the demo's pegs on the phone", table_seconds=1.0)
+        assert "Das Spiel 99" in driver.find_element("id", "title").text  # the phone's language
+        ARTIFACTS_WEB.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(ARTIFACTS_WEB / "exhibit-phone-demo-de.png"))
+        links = [a.get_attribute("href") for a in driver.find_elements("css selector", "a")]
+        assert all(link.startswith(url.rsplit("/v/", 1)[0]) for link in links), links  # nowhere else
+        assert not any(link.rstrip("/").endswith(("/pair", "/history")) for link in links), links
+        assert not driver.find_elements("css selector", "form, button")  # phones only watch
+        controller.start_visitor()
+        visitor = controller.visitor.visitor  # the visitor's name at the table ("Guest")
+        until(phone, lambda: visitor in driver.find_element("id", "view").text and board_pegs() == 0,
+              "the visitor's game (no peg yet) on the phone")
+        driver.save_screenshot(str(ARTIFACTS_WEB / "exhibit-phone-visitor-de.png"))
+    finally:
+        quit_driver(driver)
+
+
+def test_with_the_qr_code_the_staff_button_works_and_a_touch_on_the_code_starts_a_game(phone: Any) -> None:
+    from tests.ui_support import tap
+
+    controller = phone.exhibit_controller
+    loop = controller.loop
+    assert loop.staff_button.parent is loop.phone  # under the code, in its column
+    tap(loop.staff_button)
+    assert phone.ctx.manager.current == "exhibit_staff"
+    controller.back_to_loop()
+    frames(2)
+    assert phone.ctx.manager.current == "home"
+    tap(loop.qr)  # a touch anywhere but Staff: a visitor's game
+    assert phone.ctx.manager.current == "exhibit_visitor"
+
+
+def test_the_board_demos_in_between_state_reaches_the_phones(phone: Any) -> None:
+    """What the table shows between commits in the board game's demo ("Mia: PLAY 57, waiting for the
+    pegs") reaches the phones too: the demo's own referee is read, not the family's board screen."""
+    loop = phone.exhibit_controller.loop
+    live = phone.phone_view.live
+    seen: list[dict[str, Any]] = []
+
+    def in_between() -> bool:
+        demo = loop.demo
+        if demo is not None and demo.kind == "board99" and demo.game_id in live.transient:
+            seen.append(live.transient[demo.game_id])
+        return bool(seen)
+
+    until(phone, in_between, "the demo's in-between state", table_seconds=0.25)
+    assert seen[0].get("settling") or seen[0].get("held") or seen[0].get("thinking")
