@@ -90,6 +90,7 @@ def main(args: argparse.Namespace) -> int:
     server = _start_web(app, config, store, args.web_port, problems)
     club = _start_club(app, config, store, problems)  # club hub (issue 19)
     app.config_problem = "\n".join(problems) or None
+    app.bind(on_start=lambda *_: stop_on_sigterm(app))
     try:
         app.run()
     finally:
@@ -98,6 +99,24 @@ def main(args: argparse.Namespace) -> int:
         if club is not None:
             club.stop()
     return 0
+
+
+def stop_on_sigterm(app: object) -> None:
+    """``systemctl stop`` (SIGTERM) ends the app as Quit does, in every mode.
+
+    SDL turns SIGTERM into a window close request, and exhibitor mode refuses those (a visitor's
+    Alt-F4): the service then only ended when systemd killed it after its stop timeout. Installed
+    once the window exists, so this handler replaces SDL's. The stop itself runs on Kivy's clock (a
+    signal handler must not tear down the window in the middle of a frame)."""
+    import signal
+
+    from kivy.clock import Clock
+
+    def stop(signum: int, _frame: object) -> None:
+        log.info("stopping: %s (the service manager or kill)", signal.Signals(signum).name)
+        Clock.schedule_once(lambda _dt: app.stop(), 0)  # type: ignore[attr-defined]
+
+    signal.signal(signal.SIGTERM, stop)
 
 
 def _start_web(app: object, config: Config, store: object, port: int | None, problems: list[str]) -> object:
