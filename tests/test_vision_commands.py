@@ -474,3 +474,36 @@ def test_calibrate_live_without_a_picture_names_the_camera_option(files: dict[st
 
     with pytest.raises(CalibrateError, match="--camera"):
         live(default_profile(), Dead(), lambda prompt: "", print, [("R", "red")])
+
+
+@pytest.mark.parametrize("command", ["calibrate", "watch"])
+@pytest.mark.parametrize("config,size", [('[board.camera]\nwidth = 640\nheight = 480\n', (640, 480)),
+                                         ("", (1280, 960)),
+                                         ('[board.camera]\nwidth = "big"\n', (1280, 960))])
+def test_a_live_camera_opens_at_the_configs_picture_size(
+    command: str, config: str, size: tuple[int, int], files: dict[str, Path], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A profile learnt on the command line is for the picture size the table will use: the live
+    camera opened at 1280x960 whatever ``[board.camera]`` said (a broken table: the defaults)."""
+    path = tmp_path / "config.toml"
+    path.write_text(config, encoding="utf-8")
+    monkeypatch.setenv("TABLE99_CONFIG", str(path))
+    opened: list[tuple[str, int, int]] = []
+
+    def fake_open(spec: str, *, width: int = 1280, height: int = 960, loop: bool = False) -> object:
+        opened.append((spec, width, height))
+        raise RuntimeError("stop here")  # the size is all this test is about
+
+    monkeypatch.setattr("vision.capture.open_capture", fake_open)
+    monkeypatch.setattr("builtins.input", lambda prompt="": "q")
+    if command == "calibrate":
+        argv = ["vision", "calibrate", "--out", str(files["profile"]), "--camera", "webcam:0"]
+    else:
+        main(["vision", "calibrate", "--out", str(files["profile"]), "--empty", str(files["empty"]),
+              "--peg", f"red:{files['red']}"])
+        argv = ["vision", "watch", "--profile", str(files["profile"]), "--camera", "webcam:0",
+                "--frames", "1"]
+    with pytest.raises(RuntimeError, match="stop here"):
+        main(argv)
+    assert opened == [("webcam:0", *size)]

@@ -242,7 +242,10 @@ def _watch(args: argparse.Namespace) -> int:
     save = Path(args.save) if args.save else None
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
-    capture = open_capture(args.camera)
+    from app.source_factories.camera import configured_size
+
+    width, height = configured_size()  # the table's [board.camera] picture size
+    capture = open_capture(args.camera, width=width, height=height)
     reader = BoardReader(profile, corners=corners)
     count = 0
     texts = {"still": tr("still"), "moving": tr("moving: waiting"), "not found": tr("board not found")}

@@ -205,9 +205,11 @@ def run(args: argparse.Namespace, profile: BoardProfile, load: Callable[[str], A
     if not args.out:
         raise CalibrateError(tr("--out: say where to write the profile"))
     if args.camera:
+        from app.source_factories.camera import configured_size
         from vision.capture import open_capture
 
-        capture = open_capture(args.camera)
+        width, height = configured_size()  # the table's [board.camera] picture size
+        capture = open_capture(args.camera, width=width, height=height)
         try:
             session = live(profile, capture, input, out)
         finally:

@@ -40,6 +40,22 @@ SPEC: dict[str, Key] = {
 }
 
 
+def configured_size() -> tuple[int, int]:
+    """The picture size ``[board.camera]`` asks for (the defaults when the config has none or a
+    broken one: the table's start reports that; a command line tool just uses the camera).
+
+    ``table99 vision calibrate --camera`` and ``vision watch`` used 1280x960 whatever the config
+    said, so a profile learnt there could be for another picture size than the table's."""
+    from app.config import check_source_options, default_config_path, load_config_or_default
+
+    config, _problem = load_config_or_default(default_config_path())
+    try:
+        values = check_source_options(config, "camera")
+    except ConfigError:
+        return SPEC["width"].default, SPEC["height"].default
+    return int(values["width"]), int(values["height"])
+
+
 def profile_path(options: Mapping[str, Any]) -> Path:
     """Where the camera's profile lives: ``profile`` if given, else in the data directory."""
     given = str(options.get("profile") or "")
