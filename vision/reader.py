@@ -169,8 +169,8 @@ class BoardReader:
         clean, glared = glare_features(samples.holes, samples.gaps, features, rows, cols)
         if glared.any():
             again = self.classifier.classify(clean, noise).letters
-            for i in np.flatnonzero(glared).tolist():
-                doubtful[i] |= again[i] != result.letters[i]
+            for k in np.flatnonzero(glared).tolist():
+                doubtful[k] |= again[k] != result.letters[k]
         for i in np.flatnonzero(doubtful):
             result.letters[int(i)] = UNSURE
         result.confidence = np.where(doubtful, 0.0, result.confidence)
