@@ -427,12 +427,7 @@ class CalibrationSession:
 
         assert self.empty_frame is not None
         # 2. empty holes, 3. each colour from exactly its hole
-        empty_read = self._read(self.empty_frame, base)
-        empty_features = empty_read.features
-        assert empty_features is not None and empty_read.samples is not None
-        empty_clean = glare_features(
-            empty_read.samples.holes, empty_read.samples.gaps, empty_features, base.rows, base.cols
-        )[0]
+        empty_features = self._read(self.empty_frame, base).features
         profile = replace(
             learn_empty(base, [empty_features]),
             empty_holes=tuple(tuple(float(v) for v in row) for row in empty_features),
@@ -447,17 +442,10 @@ class CalibrationSession:
             features = result.features
             assert features is not None and result.samples is not None
             shots.append(features)
-            clean, glared = glare_features(
+            clean, _glared = glare_features(
                 result.samples.holes, result.samples.gaps, features, profile.rows, profile.cols
             )
-            # a peg in the lamp's reflection is looked for with the reflection taken out of this
-            # picture and the empty one (a 0.15-pitch red tee on mahogany beside it was 2.9 spreads
-            # from its empty look, 5 without the reflection, where the other holes' 99 % rose from
-            # 1.2 to 2.3: still clearly seen); the noise it must beat is measured the same way
-            if glared[hole]:
-                far = peg_distance(clean, profile.empty, empty_clean)
-            else:
-                far = peg_distance(features, profile.empty, empty_features)
+            far = peg_distance(features, profile.empty, empty_features)
             placed = {h for _l, _n, h, _f in self.steps[: i + 1]}
             others = [h for h in range(profile.hole_count) if h not in placed]
             noise = float(np.quantile(far[others], 0.99)) if others else 0.0
