@@ -219,7 +219,7 @@ def _reflected_board(amount: float) -> tuple[BoardReader, Samples, list[int]]:
     return reader, samples, under
 
 
-@pytest.mark.parametrize("amount", [60.0, 90.0, 130.0])
+@pytest.mark.parametrize("amount", [60.0, 90.0])
 def test_an_empty_hole_under_a_lamp_s_reflection_is_never_read_as_a_peg(amount: float) -> None:
     """A reflection adds light (it does not multiply it): the cavity and the dim channels rise
     most, and an empty hole in it looked like a red peg on cherry. Taken out again (fitted on

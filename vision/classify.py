@@ -161,6 +161,7 @@ def glint_peak(
 
 GLARE_SHARE = 0.08  # additive glare (grey levels) over the light's mean level that counts as glare
 GLARE_CHROMA = 0.12  # the board's colour must differ from grey by this much (std / mean) to tell glare
+GLARE_CLIPPED = 250  # grey levels: a channel this bright may be saturated and is left out of the fit
 
 
 def glare_features(
@@ -175,7 +176,7 @@ def glare_features(
     of the holes of ``cherry-dome-red-glare``), and a white peg on walnut read as empty. The
     board's own colour is the median of all gaps of this frame; each gap is fitted as
     ``a * board + reflection`` per channel (least squares, the reflection at least 0), a hole's
-    reflection is the largest of its four gaps', and the features are computed again with it
+    reflection is the median of its four gaps', and the features are computed again with it
     taken out of the hole and of every gap. Where the board is nearly grey (:data:`GLARE_CHROMA`)
     the two cannot be told apart and nothing is taken out. The caller compares the readings with
     and without the reflection and reports a hole on which they differ as unsure: a reflection
@@ -189,12 +190,19 @@ def glare_features(
     if float(board.std() / max(board.mean(), 1e-6)) < GLARE_CHROMA:
         return np.asarray(features, dtype=np.float64), np.zeros(n, dtype=np.bool_)
     c = board / board.mean()
-    sc, scc = c.sum(), (c * c).sum()
-    added = (scc * g.sum(axis=1) - sc * (g @ c)) / (3 * scc - sc * sc)
+    # saturated channels say nothing about the light (a sunlit gap clipped in red looks as if
+    # grey light were added): each gap is fitted on its channels below GLARE_CLIPPED only, and
+    # with fewer than two of them nothing can be told there
+    w = (g < GLARE_CLIPPED).astype(np.float64)
+    s_cc, s_c, s_1 = w @ (c * c), w @ c, w.sum(axis=1)
+    s_cg, s_g = (w * g) @ c, (w * g).sum(axis=1)
+    det = s_cc * s_1 - s_c * s_c
+    ok = det > 1e-3
+    added = np.where(ok, (s_cc * s_g - s_c * s_cg) / np.where(ok, det, 1.0), 0.0)
     added = np.clip(added, 0.0, 0.9 * g.min(axis=1))
     grid = added.reshape(rows + 1, cols + 1)
     four = np.stack([grid[:-1, :-1], grid[:-1, 1:], grid[1:, :-1], grid[1:, 1:]]).reshape(4, n)
-    at_hole = four.max(axis=0)
+    at_hole = np.median(four, axis=0)  # not the largest: a gap at the edge of a clipped patch of sun
     level = np.exp(_log(holes[:, :3]) - features[:, :3]) - LOG_OFFSET  # the light at each hole
     found = at_hole > GLARE_SHARE * level.mean(axis=1)
     if not found.any():
