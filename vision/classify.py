@@ -159,6 +159,60 @@ def glint_peak(
     return np.asarray((peak & (seen > 0)).ravel(), dtype=np.bool_)
 
 
+GLARE_SHARE = 0.08  # additive glare (grey levels) over the light's mean level that counts as glare
+GLARE_CHROMA = 0.12  # the board's colour must differ from grey by this much (std / mean) to tell glare
+GLARE_CLIPPED = 250  # grey levels: a channel this bright may be saturated and is left out of the fit
+
+
+def glare_features(
+    holes: NDArray[np.float32], gaps: NDArray[np.float32], features: NDArray[np.float64], rows: int, cols: int
+) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """``features`` with a lamp's reflection taken out, and per hole whether one was there.
+
+    A reflection on the varnish *adds* light, the same in every channel, where a lamp or the sun
+    *multiplies* it. Added light lifts a dark cavity and the dim channels most, so under a warm
+    lamp an empty hole in a reflection no longer looks like a dark cavity in wood but like a flat
+    disc darker in red than in blue: on cherry it read as a confident red peg (issue 13, 0.5 %
+    of the holes of ``cherry-dome-red-glare``), and a white peg on walnut read as empty. The
+    board's own colour is the median of all gaps of this frame; each gap is fitted as
+    ``a * board + reflection`` per channel (least squares, the reflection at least 0), a hole's
+    reflection is the median of its four gaps', and the features are computed again with it
+    taken out of the hole and of every gap. Where the board is nearly grey (:data:`GLARE_CHROMA`)
+    the two cannot be told apart and nothing is taken out. The caller compares the readings with
+    and without the reflection and reports a hole on which they differ as unsure: a reflection
+    can then change a reading to "unsure", never to a peg.
+    """
+    import numpy as np
+
+    n = rows * cols
+    g = gaps.reshape(-1, 3).astype(np.float64)
+    board = np.median(g, axis=0)
+    if float(board.std() / max(board.mean(), 1e-6)) < GLARE_CHROMA:
+        return np.asarray(features, dtype=np.float64), np.zeros(n, dtype=np.bool_)
+    c = board / board.mean()
+    # saturated channels say nothing about the light (a sunlit gap clipped in red looks as if
+    # grey light were added): each gap is fitted on its channels below GLARE_CLIPPED only, and
+    # with fewer than two of them nothing can be told there
+    w = (g < GLARE_CLIPPED).astype(np.float64)
+    s_cc, s_c, s_1 = w @ (c * c), w @ c, w.sum(axis=1)
+    s_cg, s_g = (w * g) @ c, (w * g).sum(axis=1)
+    det = s_cc * s_1 - s_c * s_c
+    ok = det > 1e-3
+    added = np.where(ok, (s_cc * s_g - s_c * s_cg) / np.where(ok, det, 1.0), 0.0)
+    added = np.clip(added, 0.0, 0.9 * g.min(axis=1))
+    grid = added.reshape(rows + 1, cols + 1)
+    four = np.stack([grid[:-1, :-1], grid[:-1, 1:], grid[1:, :-1], grid[1:, 1:]]).reshape(4, n)
+    at_hole = np.median(four, axis=0)  # not the largest: a gap at the edge of a clipped patch of sun
+    level = np.exp(_log(holes[:, :3]) - features[:, :3]) - LOG_OFFSET  # the light at each hole
+    found = at_hole > GLARE_SHARE * level.mean(axis=1)
+    if not found.any():
+        return np.asarray(features, dtype=np.float64), found
+    clean_holes = np.maximum(holes.astype(np.float64) - at_hole[:, None], 0.0)
+    clean_gaps = np.maximum(g - added[:, None], 0.0)
+    clean = hole_features(clean_holes.astype(np.float32), clean_gaps.astype(np.float32), rows, cols)
+    return np.asarray(np.where(found[:, None], clean, features), dtype=np.float64), np.asarray(found)
+
+
 def gap_noise(gaps: NDArray[np.float32], rows: int, cols: int) -> NDArray[np.float64]:
     """Per channel, how much neighbouring gaps differ in grey levels (robust: 1.4826 times the
     median absolute deviation of the differences, divided by sqrt(2) for one gap's share).
