@@ -317,6 +317,36 @@ def test_a_starter_that_fails_leaves_the_loop_running_without_a_qr_code(
         close_app(app, store)
 
 
+def test_a_qr_code_that_cannot_be_drawn_is_one_log_line_and_the_loop_runs_on(
+        ui: UI, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """segno missing beside aiohttp, or CoreImage failing: an exception from Kivy's Clock would end
+    the app (and systemd restart it, over and over). One line in the log, no QR column, demos go on."""
+    from app.ui import web_join
+
+    calls: list[str] = []
+
+    def broken(text: str, size: int | None = None) -> Any:
+        calls.append(text)
+        raise ImportError("No module named 'segno'")
+
+    monkeypatch.setattr(web_join, "qr_texture", broken)
+    store = family_store()
+    config = exhibit_config()
+    with caplog.at_level(logging.INFO):
+        app = build_app(ui, config, store, starter(config))  # the shell's own show_qr
+        try:
+            assert app.phone_view is not None and calls  # the server runs; only the code failed
+            loop = app.exhibit_controller.loop
+            assert loop.qr.texture is None and loop.phone.width == 0
+            assert loop.staff_button.parent is loop.bar  # the Staff button stays reachable
+            until(app, lambda: len(loop.shown) >= 3, "three demos (each one shows the QR code)",
+                  table_seconds=2.0)
+        finally:
+            close_app(app, store)
+    lines = [r.getMessage() for r in caplog.records if "QR code cannot be drawn" in r.getMessage()]
+    assert len(lines) == 1, lines
+
+
 @pytest.mark.parametrize("how", ["config", "no web display"])
 def test_the_phone_view_can_be_switched_off(ui: UI, how: str) -> None:
     started: list[Any] = []

@@ -126,6 +126,7 @@ class AttractScreen(Screen):
         root.add_widget(self.phone)
         self.add_widget(root)
         self._qr_url: str | None = None
+        self._qr_failed = False  # the QR code could not be drawn: said in the log once
 
     # -- touches: one anywhere starts a visitor's game ------------------------------------------------
     def on_touch_down(self, touch: Any) -> bool:
@@ -244,23 +245,34 @@ class AttractScreen(Screen):
 
     def show_qr(self) -> None:
         """The phone view's QR code in its own column at the right, with the Staff button under it;
-        without a web address no column (the Staff button stays in the caption bar)."""
+        without a web address no column (the Staff button stays in the caption bar).
+
+        Never raises: it runs from Kivy's Clock (a new demo, the phone view's start), where an
+        exception would end the app (and systemd restart it, over and over). A code that cannot be
+        drawn (segno missing beside aiohttp, CoreImage failing) is one log line, and no column."""
         url = self.web_url()
         if url == self._qr_url:
             return
         self._qr_url = url
+        texture = None
+        if url is not None:
+            try:
+                from app.ui.web_join import qr_texture
+
+                texture = qr_texture(url, size=QR_SIZE)
+            except Exception:
+                if not self._qr_failed:  # one line, not one per demo
+                    self._qr_failed = True
+                    log.exception("the phone view's QR code cannot be drawn; the loop runs without it")
         button = self.staff_button
         if button.parent is not None:
             button.parent.remove_widget(button)
-        if url is None:
+        if texture is None:
             self.qr.texture = None
             self.phone.width, self.phone.opacity = 0, 0
             button.pos_hint = {"center_y": 0.5}
             self.bar.add_widget(button)
             return
-        from app.ui.web_join import qr_texture
-
-        texture = qr_texture(url, size=QR_SIZE)
         self.qr.texture, self.qr.size = texture, texture.size  # whole pixels per module: sharp edges
         self.phone.width, self.phone.opacity = PHONE_WIDTH, 1
         button.pos_hint = {"center_x": 0.5}
