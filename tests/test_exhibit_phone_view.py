@@ -258,18 +258,88 @@ def test_the_qr_code_on_the_loop_decodes_to_the_served_address(phone: Any, ui: U
     assert stage.right <= column.x and loop.qr.x >= column.x and loop.qr.top <= column.top
 
 
-def test_the_address_uses_the_lan_address_when_bound_to_every_network() -> None:
-    from app.live import LiveTable
-    from app.web.follow import FollowOnlyServer
-    from app.web.server import lan_address
+class FakeNetwork:
+    """``socket`` as app.web.server sees it, on a Raspberry Pi OS table: the hostname maps to
+    127.0.1.1 (/etc/hosts); the outgoing interface, found with a connected UDP socket (nothing is
+    sent), is ``interface`` (None: no route at all)."""
 
+    AF_INET, SOCK_DGRAM = socket.AF_INET, socket.SOCK_DGRAM
+
+    def __init__(self, interface: str | None, hosts: tuple[str, ...] = ("127.0.1.1",)) -> None:
+        self.interface, self.hosts = interface, hosts
+        self.probed: list[tuple[str, int]] = []
+        self.sent = 0
+
+    def gethostname(self) -> str:
+        return "raspberrypi"
+
+    def getaddrinfo(self, host: str, *_args: Any) -> list[Any]:
+        assert host == "raspberrypi"
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, 0)) for a in self.hosts]
+
+    def socket(self, family: int, kind: int) -> Any:
+        assert (family, kind) == (socket.AF_INET, socket.SOCK_DGRAM)
+        network = self
+
+        class Udp:
+            def __enter__(self) -> Any:
+                return self
+
+            def __exit__(self, *_exc: Any) -> None:
+                pass
+
+            def connect(self, address: tuple[str, int]) -> None:
+                network.probed.append(address)
+                if network.interface is None:
+                    raise OSError(101, "Network is unreachable")
+
+            def getsockname(self) -> tuple[str, int]:
+                return (str(network.interface), 40000)
+
+            def send(self, *_a: Any) -> None:
+                network.sent += 1
+
+            sendto = send
+
+        return Udp()
+
+
+@pytest.mark.parametrize("kind", ["phone view", "family web display"])
+def test_bound_to_every_network_the_address_is_the_outgoing_interfaces_ipv4(
+        monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    """Raspberry Pi OS: the hostname is 127.0.1.1, so the address in the QR code must come from the
+    interface the table talks through (192.168.1.20 here), not ``raspberrypi.local``, which many
+    Android phones cannot resolve. The family's web display (home screen QR) uses the same address."""
+    from app.live import LiveTable
+    from app.web import server as web_server
+    from app.web.follow import FollowOnlyServer
+    from app.web.pairing import Access
+
+    network = FakeNetwork("192.168.1.20")
+    monkeypatch.setattr(web_server, "socket", network)
     store = GameStore(default_database())
     try:
-        server = FollowOnlyServer(LiveTable(store), "0.0.0.0", 8099)  # not started: only its address
-        assert server.view_url() == f"http://{lan_address()}:8099/v/{server.access.token}/"
-        assert FollowOnlyServer(LiveTable(store)).access.token != server.access.token  # per run
+        if kind == "phone view":
+            server: Any = FollowOnlyServer(LiveTable(store), "0.0.0.0", 8099)  # not started: its address
+            assert server.view_url() == f"http://192.168.1.20:8099/v/{server.access.token}/"
+            assert FollowOnlyServer(LiveTable(store)).access.token != server.access.token  # per run
+        else:
+            server = web_server.WebServer(LiveTable(store), Access(None), "0.0.0.0", 8099)
+            assert server.view_url() == f"http://192.168.1.20:8099/v/{server.access.token}/live"
+        assert network.probed and network.sent == 0
     finally:
         store.close()
+
+
+def test_without_a_route_the_address_falls_back_to_the_hostname(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.web import server as web_server
+
+    monkeypatch.setattr(web_server, "socket", FakeNetwork(None, ("127.0.1.1", "10.1.2.3")))
+    assert web_server.lan_address() == "10.1.2.3"  # the hostname's own LAN address
+    monkeypatch.setattr(web_server, "socket", FakeNetwork(None))
+    assert web_server.lan_address() == "raspberrypi.local"  # mDNS, the last resort
+    monkeypatch.setattr(web_server, "socket", FakeNetwork("127.0.0.1"))  # only loopback: not for phones
+    assert web_server.lan_address() == "raspberrypi.local"
 
 
 def test_a_busy_port_leaves_the_loop_running_without_a_qr_code(
