@@ -331,6 +331,43 @@ def test_bound_to_every_network_the_address_is_the_outgoing_interfaces_ipv4(
         store.close()
 
 
+def test_the_address_is_worked_out_off_the_main_thread_and_refreshed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop asks for the QR code's address at every demo, on Kivy's main thread; without DNS a
+    lookup there blocks the screen for seconds. The server's thread works it out when it starts and
+    again now and then (a new DHCP lease); the main thread only reads what it found."""
+    import threading
+
+    from app.live import LiveTable
+    from app.web import server as web_server
+    from app.web.follow import FollowOnlyServer
+
+    where: list[threading.Thread] = []
+    address = ["192.168.1.20"]
+
+    def lookup() -> str:
+        where.append(threading.current_thread())
+        return address[0]
+
+    monkeypatch.setattr(web_server, "lan_address", lookup)
+    store = GameStore(default_database())
+    server = FollowOnlyServer(LiveTable(store), "0.0.0.0", 0)
+    server.address_refresh = 0.05  # a day's rounds in a moment
+    server.start()
+    try:
+        assert where, "worked out before start() returns: the first QR code has it"
+        for _ in range(50):  # every demo, on the main thread
+            assert server.view_url().startswith("http://192.168.1.20:")
+        address[0] = "192.168.1.21"  # a new lease
+        deadline = time.monotonic() + DEADLINE
+        while "192.168.1.21" not in server.view_url():
+            assert time.monotonic() < deadline, "the address was never refreshed"
+            time.sleep(0.05)
+        assert threading.main_thread() not in where
+    finally:
+        server.stop()
+        store.close()
+
+
 def test_without_a_route_the_address_falls_back_to_the_hostname(monkeypatch: pytest.MonkeyPatch) -> None:
     from app.web import server as web_server
 

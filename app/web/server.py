@@ -50,6 +50,10 @@ PUBLISH_DELAY = 0.005  # coalesces a burst of commits (a round's end and the nex
 LANG_COOKIE = "t99lang"
 GAME_NUMBER = re.compile(r"[0-9]{1,9}")  # ASCII only: str.isdigit() also takes "²" and "١٢٣"
 KEEPALIVE_TIMEOUT = 10.0  # an idle keep-alive connection is closed after this many seconds
+# Bound to every network, the address in the QR code is worked out in the server's thread when it
+# starts and again this often (a new DHCP lease, the Wi-Fi back): never on Kivy's main thread, where
+# a name lookup without DNS can block the screen for seconds (the loop asks at every demo).
+ADDRESS_REFRESH = 300.0
 
 
 class WebError(Exception):
@@ -338,6 +342,8 @@ class WebServer:
         self._stopped: asyncio.Event | None = None
         self._in_flight = 0
         self.hub = Hub(live)
+        self.address_refresh = ADDRESS_REFRESH
+        self._lan: str | None = None  # lan_address(), kept by the server's thread (see ADDRESS_REFRESH)
 
     # -- the thread ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -423,19 +429,42 @@ class WebServer:
         server = getattr(site, "_server", None)
         if server is not None and server.sockets:
             self.port = server.sockets[0].getsockname()[1]
+        keeper: asyncio.Task[None] | None = None
+        if self._every_network():
+            await self._refresh_address()  # before start() returns: the first QR code has it
+            keeper = asyncio.create_task(self._keep_address())
         ready.set()
         log.info("web display on http://%s:%s/v/<token>/", self.host, self.port)
         await self._stopped.wait()
+        if keeper is not None:
+            keeper.cancel()
         for group in list(self.hub.streams.values()):
             for stream in list(group):
                 stream.close()
         await runner.cleanup()
 
+    async def _refresh_address(self) -> None:
+        try:  # in the executor: the name lookup may block, the server's loop goes on serving
+            self._lan = await asyncio.get_running_loop().run_in_executor(None, lan_address)
+        except Exception:  # the old address (or none) stays; the next round tries again
+            log.exception("the web display's address could not be worked out")
+
+    async def _keep_address(self) -> None:
+        while True:
+            await asyncio.sleep(self.address_refresh)
+            await self._refresh_address()
+
     # -- addresses for the table's screen ----------------------------------------------------------
+    def _every_network(self) -> bool:
+        return (self.public_host or self.host) in ("0.0.0.0", "::", "")
+
     def base_url(self) -> str:
+        """The address phones use. Bound to every network: the machine's LAN address as the
+        server's thread last worked it out (the table's screen asks often, on Kivy's main thread);
+        asked here only for a server not started (``table99 web`` printing its address)."""
         host = self.public_host or self.host
-        if host in ("0.0.0.0", "::", ""):
-            host = lan_address()
+        if self._every_network():
+            host = self._lan or lan_address()
         if ":" in host and not host.startswith("["):
             host = f"[{host}]"
         return f"http://{host}:{self.port}"

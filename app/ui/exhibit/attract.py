@@ -234,6 +234,8 @@ class AttractScreen(Screen):
 
     # -- the live web display's address ----------------------------------------------------------------
     def web_url(self) -> str | None:
+        """The phone view's address, asked at every demo on Kivy's main thread: the server keeps it
+        (worked out in its own thread, ``ADDRESS_REFRESH``), so no name lookup blocks the screen."""
         web = getattr(self.ctx.extras.get("live"), "web", None)
         if web is None:
             return None
