@@ -470,12 +470,17 @@ def test_the_phone_view_can_be_switched_off(ui: UI, how: str) -> None:
 
 
 def test_leaving_exhibitor_mode_stops_the_phone_view(phone: Any) -> None:
+    import urllib.error
+
     url = phone.phone_view.url()
+    server = phone.phone_view.server
     until(phone, lambda: http("GET", url)[0] == 200, "the phone view")
     phone.exhibit_controller.leave_exhibit()  # the staff screen's Leave, after the PIN
     assert phone.phone_view is None and "live" not in phone.ctx.extras
-    with pytest.raises(OSError):
+    assert server._thread is not None and not server._thread.is_alive()  # ended, not left hanging
+    with pytest.raises(urllib.error.URLError) as refused:  # nobody listens: not a server that hangs
         urllib_get(url)
+    assert isinstance(refused.value.reason, ConnectionRefusedError), refused.value
 
 
 def urllib_get(url: str) -> int:
