@@ -494,11 +494,23 @@ def test_a_new_language_keeps_one_phone_view_and_its_qr_code(phone: Any) -> None
     from app import i18n
 
     server = phone.phone_view.server
+    old = phone.exhibit_controller
+    until(phone, lambda: current_view(phone).get("id") == getattr(old.loop.demo, "game_id", -1),
+          "the phones to follow the first loop's demo", table_seconds=0.5)
     try:
         phone.switch_language("de")
-        loop = phone.exhibit_controller.loop
+        controller = phone.exhibit_controller
+        loop = controller.loop
+        assert controller is not old and loop is not old.loop
         assert phone.phone_view is not None and phone.phone_view.server is server
         assert loop.qr.texture is not None and loop.phone_title.text == "Auf dem Handy mitverfolgen"
+
+        def follows_the_new_loop() -> bool:  # the game on show is asked of the new controller
+            demo, live = loop.demo, phone.phone_view.live
+            return (demo is not None and live.open_game() == demo.game_id  # not the old loop's fallback
+                    and current_view(phone).get("id") == demo.game_id)
+
+        until(phone, follows_the_new_loop, "the phones to follow the new loop's demo", table_seconds=0.5)
     finally:
         i18n.set_language("en")
 
