@@ -158,6 +158,50 @@ def test_the_phone_view_follows_the_demo_then_the_visitors_game(phone: Any) -> N
           "the loop's next demo after the visitor stopped", table_seconds=0.5)
 
 
+def test_the_scratch_live_tables_hooks_never_reach_the_familys_sessions(phone: Any) -> None:
+    """The phone view's LiveTable (the scratch store) finds no session and redraws no screen of the
+    family's game UIs (``app.uis``): scratch ids are not the family's, a lookup could pick up a family
+    session of the same id."""
+    from types import SimpleNamespace
+
+    from kivy.uix.screenmanager import Screen
+
+    asked: list[str] = []
+
+    class Recording(dict):  # type: ignore[type-arg]
+        def get(self, key: Any, default: Any = None) -> Any:
+            asked.append(key)
+            return super().get(key, default)
+
+        def __getitem__(self, key: Any) -> Any:
+            asked.append(key)
+            return super().__getitem__(key)
+
+    live = phone.phone_view.live
+    game_id = until(phone, lambda: current_view(phone).get("id"), "a demo on the phones", table_seconds=1.0)
+    same_id = SimpleNamespace(game_id=game_id, sheet=SimpleNamespace(over=False))
+    phone.uis = Recording(parlett=SimpleNamespace(session=same_id, go=lambda name: asked.append(name)),
+                          count99=SimpleNamespace(keeper=SimpleNamespace(game=same_id)))
+    refreshed: list[str] = []
+    manager = phone.ctx.manager
+    added = []
+    for name in ("parlett-family", "count99-family"):
+        family = Screen(name=name)
+        family.refresh = lambda name=name: refreshed.append(name)  # type: ignore[attr-defined]
+        manager.add_widget(family)
+        added.append(family)
+    try:
+        for kind, name in (("parlett", "parlett-family"), ("count99", "count99-family")):
+            manager.current = name  # a family game's screen, as the staff's history might show it
+            assert live.find_session(kind, game_id) is None
+            live.on_changed(kind, game_id)
+    finally:
+        manager.current = "home"
+        for family in added:
+            manager.remove_widget(family)
+    assert asked == [] and refreshed == []
+
+
 def family_words(body: bytes) -> list[str]:
     text = body.decode("utf-8", "replace")
     return [name for name in FAMILY if name in text]

@@ -28,12 +28,16 @@ NAME = "web-join"
 
 
 # -- the LiveTable on Kivy's main thread -------------------------------------------------------------
-def connect_live(app: Any, live: Any, *, open_game: Any = None, board_screen: Any = None) -> Any:
+def connect_live(app: Any, live: Any, *, open_game: Any = None, board_screen: Any = None,
+                 family: bool = True) -> Any:
     """Let ``live`` run commands on Kivy's main thread and reach the screens' sessions; returns a
     function that lets go again (its Clock events and binding).
 
     ``open_game()`` and ``board_screen()`` replace how the game on show and the board game's screen
-    are found (exhibitor mode: the loop's demo or the visitor's game, app/ui/exhibit/phone.py)."""
+    are found (exhibitor mode: the loop's demo or the visitor's game, app/ui/exhibit/phone.py).
+    ``family=False`` (exhibitor mode's scratch store): ``live`` never reaches the family's game UIs
+    (``app.uis``): its sessions are not looked up and their screens not redrawn; the scratch store's
+    ids are not the family's, so one could otherwise pick up a family session of the same id."""
 
     def find_session(kind: str, game_id: int) -> Any:
         ui = getattr(app, "uis", {}).get(kind)
@@ -114,8 +118,12 @@ def connect_live(app: Any, live: Any, *, open_game: Any = None, board_screen: An
         if isinstance(game_id, int):
             live.set_transient(game_id, state)
 
-    live.find_session = find_session
-    live.on_changed = on_changed
+    if family:
+        live.find_session = find_session
+        live.on_changed = on_changed
+    else:  # the phone view cannot change a game anyway (follow-only): nothing to find, nothing to redraw
+        live.find_session = lambda kind, game_id: None
+        live.on_changed = lambda kind, game_id: None
     live.open_game = open_game or family_open_game
     manager = app.ctx.manager if getattr(app, "ctx", None) is not None else None
 
