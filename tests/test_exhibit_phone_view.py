@@ -297,6 +297,24 @@ def test_the_qr_code_on_the_loop_decodes_to_the_served_address(phone: Any, ui: U
     # big enough to scan from a step away: at least 180 px square, whole pixels per module
     width, height = loop.qr.size
     assert width == height >= 180 and loop.qr.texture.mag_filter == "nearest"
+    # the standard's quiet zone: 4 modules of white all round the code, on the loop's dark ground
+    import cv2
+    import segno
+
+    modules = segno.make(url, error="l", boost_error=True).symbol_size(scale=1, border=0)[0]
+    module = loop.qr.texture.width // (modules + 4)  # the texture holds 2 modules of it
+    assert module >= 6 and loop.qr.texture.width == (modules + 4) * module
+    gray = cv2.imread(shot, cv2.IMREAD_GRAYSCALE)
+    x, y = (int(v) for v in loop.qr.to_window(loop.qr.x, loop.qr.y))
+    top = gray.shape[0] - y - int(height)
+    square = gray[top:top + int(height), x:x + int(width)]
+    zone = 4 * module
+    assert square.shape == (height, width) and width == modules * module + 2 * zone
+    ring = square.copy()
+    ring[zone:-zone, zone:-zone] = 255
+    assert ring.min() >= 200, "the quiet zone is not all white"
+    assert square[zone:zone + module, zone:zone + module].max() < 60  # the finder pattern's corner
+    assert gray[top:top + int(height), max(0, x - 3):x].max() < 200  # the dark ground beside it
     # beside the demo, never over it
     stage, column = loop.stage, loop.phone
     assert stage.right <= column.x and loop.qr.x >= column.x and loop.qr.top <= column.top
@@ -476,11 +494,11 @@ def test_a_qr_code_that_cannot_be_drawn_is_one_log_line_and_the_loop_runs_on(
 
     calls: list[str] = []
 
-    def broken(text: str, size: int | None = None) -> Any:
+    def broken(text: str, size: int) -> Any:
         calls.append(text)
         raise ImportError("No module named 'segno'")
 
-    monkeypatch.setattr(web_join, "qr_texture", broken)
+    monkeypatch.setattr(web_join, "qr_image", broken)
     store = family_store()
     config = exhibit_config()
     with caplog.at_level(logging.INFO):

@@ -146,22 +146,41 @@ def connect_live(app: Any, live: Any, *, open_game: Any = None, board_screen: An
     return disconnect
 
 
+QUIET_ZONE = 4  # modules of light around a QR code, as the standard asks (ISO/IEC 18004)
+
+
 def qr_texture(text: str, size: int | None = None) -> Any:
-    """A QR code of ``text`` as a texture; ``size``: at most this many pixels square, drawn with
-    whole pixels per module and no smoothing, so a camera sees sharp edges (the attract loop's). That
-    one takes the smallest code (error correction L, raised as far as the same size allows): a
-    screen is not a crumpled flyer, and fewer modules are bigger ones."""
+    """A QR code of ``text`` as a texture, with its whole quiet zone (the family's screens: scaled to
+    fit, error correction M). With ``size`` see :func:`qr_image`: the texture only, half its zone."""
+    if size is not None:
+        return qr_image(text, size)[0]
     import segno
 
-    code = segno.make(text, error="m" if size is None else "l", boost_error=True)
-    scale = 8 if size is None else max(1, size // code.symbol_size(scale=1, border=2)[0])
+    code = segno.make(text, error="m", boost_error=True)
+    return _texture(code, scale=8, border=QUIET_ZONE)
+
+
+def qr_image(text: str, size: int) -> tuple[Any, int]:
+    """A QR code of ``text`` at most ``size`` pixels square, drawn with whole pixels per module and
+    no smoothing, so a camera sees sharp edges (the attract loop's); and its pixels per module. It
+    takes the smallest code (error correction L, raised as far as the same size allows): a screen is
+    not a crumpled flyer, and fewer modules are bigger ones. The texture holds 2 modules of quiet
+    zone; the caller paints the other 2 around it (:data:`QUIET_ZONE`: the image on the loop's dark
+    ground gets a white frame), so the modules stay as big as ``size`` allows."""
+    import segno
+
+    code = segno.make(text, error="l", boost_error=True)
+    scale = max(1, size // code.symbol_size(scale=1, border=QUIET_ZONE // 2)[0])
+    texture = _texture(code, scale=scale, border=QUIET_ZONE // 2)
+    texture.mag_filter = texture.min_filter = "nearest"
+    return texture, scale
+
+
+def _texture(code: Any, scale: int, border: int) -> Any:
     buffer = io.BytesIO()
-    code.save(buffer, kind="png", scale=scale, border=2, dark="#000000", light="#ffffff")
+    code.save(buffer, kind="png", scale=scale, border=border, dark="#000000", light="#ffffff")
     buffer.seek(0)
-    texture = CoreImage(buffer, ext="png").texture
-    if size is not None:
-        texture.mag_filter = texture.min_filter = "nearest"
-    return texture
+    return CoreImage(buffer, ext="png").texture
 
 
 # -- the screen ---------------------------------------------------------------------------------------
