@@ -545,6 +545,54 @@ def test_leaving_exhibitor_mode_stops_the_phone_view(phone: Any) -> None:
     assert isinstance(refused.value.reason, ConnectionRefusedError), refused.value
 
 
+def test_stop_waits_for_a_view_being_built_before_the_store_closes() -> None:
+    """A page asked for just as the exhibit ends: its view is built in the server's executor, reading
+    the scratch store. stop() returns only once that has finished, so closing the store next is safe."""
+    import contextlib
+    import http.client as http_client
+    import threading
+
+    from app.live import LiveTable
+    from app.web.follow import FollowOnlyServer
+
+    store = GameStore(default_database())
+    server = FollowOnlyServer(LiveTable(store), "127.0.0.1", 0)
+    build = server.hub.cached
+    building: list[threading.Thread] = []
+    entered, done = threading.Event(), threading.Event()
+
+    def slow_build(game_id: int | None, lang: str) -> Any:
+        building.append(threading.current_thread())
+        entered.set()
+        deadline = time.monotonic() + DEADLINE
+        try:
+            # until the server's loop is done with its executor (asyncio's own flag: set by
+            # shutdown_default_executor, or by close() that does not wait): the server is ending
+            while not getattr(server._loop, "_executor_shutdown_called", False):
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            return build(game_id, lang)  # reads the store while the server stops
+        finally:
+            done.set()
+
+    server.hub.cached = slow_build  # type: ignore[method-assign]
+    server.start()
+    def ask() -> None:
+        with contextlib.suppress(OSError, http_client.HTTPException):  # the server ends meanwhile
+            http("GET", f"{server.base_url()}/v/{server.access.token}/api/view/current", timeout=DEADLINE)
+
+    asker = threading.Thread(target=ask, daemon=True)
+    try:
+        asker.start()
+        assert entered.wait(DEADLINE)
+        server.stop()
+        assert done.is_set() and not building[0].is_alive()  # nothing reads the store any more
+        assert server._thread is not None and not server._thread.is_alive()
+    finally:
+        server.stop()
+        store.close()
+
+
 def urllib_get(url: str) -> int:
     import urllib.request
 

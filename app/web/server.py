@@ -442,6 +442,9 @@ class WebServer:
             for stream in list(group):
                 stream.close()
         await runner.cleanup()
+        # A view still being built in the executor reads the store: wait for it, so once stop() has
+        # returned nothing of this server reads the store (the exhibit closes its scratch store next).
+        await asyncio.get_running_loop().shutdown_default_executor()
 
     async def _refresh_address(self) -> None:
         try:  # in the executor: the name lookup may block, the server's loop goes on serving
