@@ -593,6 +593,37 @@ def test_stop_waits_for_a_view_being_built_before_the_store_closes() -> None:
         store.close()
 
 
+def test_deleted_demo_games_leave_nothing_behind_in_the_hub() -> None:
+    """The loop makes and deletes a demo game every few minutes all day (ids never reused): the hub's
+    per-game counters and commit times must not gain an entry per demo."""
+    from app.live import LiveTable
+    from app.web.follow import FollowOnlyServer
+
+    store = GameStore(default_database())
+    server = FollowOnlyServer(LiveTable(store), "127.0.0.1", 0)
+    server.start()
+    try:
+        hub = server.hub
+        kept = store.create_game("count99", {"players": ["Ann"]}, title="kept")
+        demos = []
+        for n in range(12):  # a morning of demos: made, played a little, deleted
+            game_id = store.create_game("count99", {"players": ["Ann"]}, title=f"demo {n}")
+            store.append(game_id, {"type": "note", "n": n})
+            store.delete_game(game_id)
+            demos.append(game_id)
+        store.append(kept, {"type": "note"})  # the last change: when it has been heard, all have
+        deadline = time.monotonic() + DEADLINE
+        while hub.changes < len(demos) * 3 + 2:  # every commit heard (made, played, deleted; kept x2)
+            assert time.monotonic() < deadline, hub.changes
+            time.sleep(0.01)
+        kept_ids = {*hub._generation, *hub._view_generation, *hub.commit_times}
+        assert not kept_ids & set(demos), sorted(kept_ids)
+        assert kept in hub.commit_times and kept in hub._generation  # a live game is still tracked
+    finally:
+        server.stop()
+        store.close()
+
+
 def urllib_get(url: str) -> int:
     import urllib.request
 

@@ -141,13 +141,16 @@ class Hub:
         screen has open; ``follow``: (no screen) this game is unfinished, so /live moves to it. A
         commit alone never moves /live (a correction to an old rubber, a draft, a deletion)."""
         self.changes += 1
+        exists = self._exists(game_id)
         if shown is not None:
             self.current = shown
         elif follow:
             self.current = game_id
-        elif game_id == self.current and not self._exists(game_id):
+        elif game_id == self.current and not exists:
             self.current = None  # deleted: fall back to the newest unfinished game
         self.invalidate(game_id)
+        if not exists:  # deleted (ids are never reused): nothing of it kept
+            self.forget(game_id)
         self._dirty.add(game_id)
         if self.current is not None:
             self._dirty.add(self.current)
@@ -167,6 +170,18 @@ class Hub:
                     if committed:
                         self._views.pop((gid, lang), None)
 
+    def forget(self, game_id: int) -> None:
+        """Drop everything kept for a deleted game. The exhibit's loop makes and deletes a demo game
+        every few minutes all day: without this the counters grew by one entry per demo. A view
+        being built meanwhile is not cached (its generation is gone: see :meth:`cached`)."""
+        with self._cache_lock:
+            self._generation.pop(game_id, None)
+            self._view_generation.pop(game_id, None)
+            self.commit_times.pop(game_id, None)
+            for lang in LANGUAGES:
+                self._cache.pop((game_id, lang), None)
+                self._views.pop((game_id, lang), None)
+
     def transient_changed(self, game_id: int) -> None:
         """In this loop: the table's in-between state of ``game_id`` changed (nothing committed)."""
         self.invalidate(game_id, committed=False)
@@ -174,11 +189,7 @@ class Hub:
         self._schedule()
 
     def _exists(self, game_id: int) -> bool:
-        try:
-            self.live.store.load(game_id)
-        except KeyError:
-            return False
-        return True
+        return bool(self.live.store.read("SELECT 1 FROM games WHERE id=?", (game_id,)))  # no replay
 
     def _schedule(self) -> None:
         if not self._flushing:
@@ -218,7 +229,7 @@ class Hub:
         event_id = hashlib.sha256(data.encode()).hexdigest()[:20]
         entry = (event_id, f"id: {event_id}\nevent: view\ndata: {data}\n\n".encode(), data)
         with self._cache_lock:
-            if self._generation[game_id] == generation:  # no change meanwhile: keep it
+            if self._generation.get(game_id) == generation:  # no change (nor deletion) meanwhile
                 if len(self._cache) >= 256:
                     self._cache.clear()
                 self._cache[(game_id, lang)] = entry
@@ -251,7 +262,7 @@ class Hub:
             view["cards"] = count99_cards(stored, int(view["count"]))
         built = {"view": view}
         with self._cache_lock:
-            if self._view_generation[game_id] == generation:
+            if self._view_generation.get(game_id) == generation:
                 if len(self._views) >= 256:
                     self._views.clear()
                 self._views[(game_id, lang)] = built
