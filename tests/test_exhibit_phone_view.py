@@ -478,7 +478,8 @@ def test_a_starter_that_fails_leaves_the_loop_running_without_a_qr_code(
     with caplog.at_level(logging.INFO):
         app = build_app(ui, exhibit_config(), store, broken)
     try:
-        lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        lines = [r.getMessage() for r in caplog.records  # the app's own lines: Kivy's "Cutbuffer"
+                 if r.levelno >= logging.WARNING and r.name.startswith("app.")]  # (no xclip) is not ours
         assert lines == ["exhibit: no QR code on the loop: OSError: no network here"]
         loop = app.exhibit_controller.loop
         assert app.phone_view is None and loop.qr.texture is None and loop.demo is not None
