@@ -38,8 +38,8 @@ def readable(img: np.ndarray, size: int) -> bool:
 
 def main() -> None:
     screen_mm = float(sys.argv[1]) if len(sys.argv) > 1 else 154.08
-    code = segno.make(URL, error="l", boost_error=True)  # as app.ui.web_join.qr_texture(size=...)
-    per_module = max(1, QR_SIZE // code.symbol_size(scale=1, border=2)[0])  # as app.ui.web_join.qr_texture
+    code = segno.make(URL, error="l", boost_error=True)  # as app.ui.web_join.qr_image
+    per_module = max(1, QR_SIZE // code.symbol_size(scale=1, border=2)[0])  # as app.ui.web_join.qr_image
     buffer = io.BytesIO()
     code.save(buffer, kind="png", scale=1, border=2)
     img = cv2.imdecode(np.frombuffer(buffer.getvalue(), np.uint8), cv2.IMREAD_GRAYSCALE)

@@ -158,6 +158,50 @@ def test_the_phone_view_follows_the_demo_then_the_visitors_game(phone: Any) -> N
           "the loop's next demo after the visitor stopped", table_seconds=0.5)
 
 
+def test_the_scratch_live_tables_hooks_never_reach_the_familys_sessions(phone: Any) -> None:
+    """The phone view's LiveTable (the scratch store) finds no session and redraws no screen of the
+    family's game UIs (``app.uis``): scratch ids are not the family's, a lookup could pick up a family
+    session of the same id."""
+    from types import SimpleNamespace
+
+    from kivy.uix.screenmanager import Screen
+
+    asked: list[str] = []
+
+    class Recording(dict):  # type: ignore[type-arg]
+        def get(self, key: Any, default: Any = None) -> Any:
+            asked.append(key)
+            return super().get(key, default)
+
+        def __getitem__(self, key: Any) -> Any:
+            asked.append(key)
+            return super().__getitem__(key)
+
+    live = phone.phone_view.live
+    game_id = until(phone, lambda: current_view(phone).get("id"), "a demo on the phones", table_seconds=1.0)
+    same_id = SimpleNamespace(game_id=game_id, sheet=SimpleNamespace(over=False))
+    phone.uis = Recording(parlett=SimpleNamespace(session=same_id, go=lambda name: asked.append(name)),
+                          count99=SimpleNamespace(keeper=SimpleNamespace(game=same_id)))
+    refreshed: list[str] = []
+    manager = phone.ctx.manager
+    added = []
+    for name in ("parlett-family", "count99-family"):
+        family = Screen(name=name)
+        family.refresh = lambda name=name: refreshed.append(name)  # type: ignore[attr-defined]
+        manager.add_widget(family)
+        added.append(family)
+    try:
+        for kind, name in (("parlett", "parlett-family"), ("count99", "count99-family")):
+            manager.current = name  # a family game's screen, as the staff's history might show it
+            assert live.find_session(kind, game_id) is None
+            live.on_changed(kind, game_id)
+    finally:
+        manager.current = "home"
+        for family in added:
+            manager.remove_widget(family)
+    assert asked == [] and refreshed == []
+
+
 def family_words(body: bytes) -> list[str]:
     text = body.decode("utf-8", "replace")
     return [name for name in FAMILY if name in text]
@@ -253,23 +297,148 @@ def test_the_qr_code_on_the_loop_decodes_to_the_served_address(phone: Any, ui: U
     # big enough to scan from a step away: at least 180 px square, whole pixels per module
     width, height = loop.qr.size
     assert width == height >= 180 and loop.qr.texture.mag_filter == "nearest"
+    # the standard's quiet zone: 4 modules of white all round the code, on the loop's dark ground
+    import cv2
+    import segno
+
+    modules = segno.make(url, error="l", boost_error=True).symbol_size(scale=1, border=0)[0]
+    module = loop.qr.texture.width // (modules + 4)  # the texture holds 2 modules of it
+    assert module >= 6 and loop.qr.texture.width == (modules + 4) * module
+    gray = cv2.imread(shot, cv2.IMREAD_GRAYSCALE)
+    x, y = (int(v) for v in loop.qr.to_window(loop.qr.x, loop.qr.y))
+    top = gray.shape[0] - y - int(height)
+    square = gray[top:top + int(height), x:x + int(width)]
+    zone = 4 * module
+    assert square.shape == (height, width) and width == modules * module + 2 * zone
+    ring = square.copy()
+    ring[zone:-zone, zone:-zone] = 255
+    assert ring.min() >= 200, "the quiet zone is not all white"
+    assert square[zone:zone + module, zone:zone + module].max() < 60  # the finder pattern's corner
+    assert gray[top:top + int(height), max(0, x - 3):x].max() < 200  # the dark ground beside it
     # beside the demo, never over it
     stage, column = loop.stage, loop.phone
     assert stage.right <= column.x and loop.qr.x >= column.x and loop.qr.top <= column.top
 
 
-def test_the_address_uses_the_lan_address_when_bound_to_every_network() -> None:
-    from app.live import LiveTable
-    from app.web.follow import FollowOnlyServer
-    from app.web.server import lan_address
+class FakeNetwork:
+    """``socket`` as app.web.server sees it, on a Raspberry Pi OS table: the hostname maps to
+    127.0.1.1 (/etc/hosts); the outgoing interface, found with a connected UDP socket (nothing is
+    sent), is ``interface`` (None: no route at all)."""
 
+    AF_INET, SOCK_DGRAM = socket.AF_INET, socket.SOCK_DGRAM
+
+    def __init__(self, interface: str | None, hosts: tuple[str, ...] = ("127.0.1.1",)) -> None:
+        self.interface, self.hosts = interface, hosts
+        self.probed: list[tuple[str, int]] = []
+        self.sent = 0
+
+    def gethostname(self) -> str:
+        return "raspberrypi"
+
+    def getaddrinfo(self, host: str, *_args: Any) -> list[Any]:
+        assert host == "raspberrypi"
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, 0)) for a in self.hosts]
+
+    def socket(self, family: int, kind: int) -> Any:
+        assert (family, kind) == (socket.AF_INET, socket.SOCK_DGRAM)
+        network = self
+
+        class Udp:
+            def __enter__(self) -> Any:
+                return self
+
+            def __exit__(self, *_exc: Any) -> None:
+                pass
+
+            def connect(self, address: tuple[str, int]) -> None:
+                network.probed.append(address)
+                if network.interface is None:
+                    raise OSError(101, "Network is unreachable")
+
+            def getsockname(self) -> tuple[str, int]:
+                return (str(network.interface), 40000)
+
+            def send(self, *_a: Any) -> None:
+                network.sent += 1
+
+            sendto = send
+
+        return Udp()
+
+
+@pytest.mark.parametrize("kind", ["phone view", "family web display"])
+def test_bound_to_every_network_the_address_is_the_outgoing_interfaces_ipv4(
+        monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    """Raspberry Pi OS: the hostname is 127.0.1.1, so the address in the QR code must come from the
+    interface the table talks through (192.168.1.20 here), not ``raspberrypi.local``, which many
+    Android phones cannot resolve. The family's web display (home screen QR) uses the same address."""
+    from app.live import LiveTable
+    from app.web import server as web_server
+    from app.web.follow import FollowOnlyServer
+    from app.web.pairing import Access
+
+    network = FakeNetwork("192.168.1.20")
+    monkeypatch.setattr(web_server, "socket", network)
     store = GameStore(default_database())
     try:
-        server = FollowOnlyServer(LiveTable(store), "0.0.0.0", 8099)  # not started: only its address
-        assert server.view_url() == f"http://{lan_address()}:8099/v/{server.access.token}/"
-        assert FollowOnlyServer(LiveTable(store)).access.token != server.access.token  # per run
+        if kind == "phone view":
+            server: Any = FollowOnlyServer(LiveTable(store), "0.0.0.0", 8099)  # not started: its address
+            assert server.view_url() == f"http://192.168.1.20:8099/v/{server.access.token}/"
+            assert FollowOnlyServer(LiveTable(store)).access.token != server.access.token  # per run
+        else:
+            server = web_server.WebServer(LiveTable(store), Access(None), "0.0.0.0", 8099)
+            assert server.view_url() == f"http://192.168.1.20:8099/v/{server.access.token}/live"
+        assert network.probed and network.sent == 0
     finally:
         store.close()
+
+
+def test_the_address_is_worked_out_off_the_main_thread_and_refreshed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop asks for the QR code's address at every demo, on Kivy's main thread; without DNS a
+    lookup there blocks the screen for seconds. The server's thread works it out when it starts and
+    again now and then (a new DHCP lease); the main thread only reads what it found."""
+    import threading
+
+    from app.live import LiveTable
+    from app.web import server as web_server
+    from app.web.follow import FollowOnlyServer
+
+    where: list[threading.Thread] = []
+    address = ["192.168.1.20"]
+
+    def lookup() -> str:
+        where.append(threading.current_thread())
+        return address[0]
+
+    monkeypatch.setattr(web_server, "lan_address", lookup)
+    store = GameStore(default_database())
+    server = FollowOnlyServer(LiveTable(store), "0.0.0.0", 0)
+    server.address_refresh = 0.05  # a day's rounds in a moment
+    server.start()
+    try:
+        assert where, "worked out before start() returns: the first QR code has it"
+        for _ in range(50):  # every demo, on the main thread
+            assert server.view_url().startswith("http://192.168.1.20:")
+        address[0] = "192.168.1.21"  # a new lease
+        deadline = time.monotonic() + DEADLINE
+        while "192.168.1.21" not in server.view_url():
+            assert time.monotonic() < deadline, "the address was never refreshed"
+            time.sleep(0.05)
+        assert threading.main_thread() not in where
+    finally:
+        server.stop()
+        store.close()
+
+
+def test_without_a_route_the_address_falls_back_to_the_hostname(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.web import server as web_server
+
+    monkeypatch.setattr(web_server, "socket", FakeNetwork(None, ("127.0.1.1", "10.1.2.3")))
+    assert web_server.lan_address() == "10.1.2.3"  # the hostname's own LAN address
+    monkeypatch.setattr(web_server, "socket", FakeNetwork(None))
+    assert web_server.lan_address() == "raspberrypi.local"  # mDNS, the last resort
+    monkeypatch.setattr(web_server, "socket", FakeNetwork("127.0.0.1"))  # only loopback: not for phones
+    assert web_server.lan_address() == "raspberrypi.local"
 
 
 def test_a_busy_port_leaves_the_loop_running_without_a_qr_code(
@@ -309,12 +478,43 @@ def test_a_starter_that_fails_leaves_the_loop_running_without_a_qr_code(
     with caplog.at_level(logging.INFO):
         app = build_app(ui, exhibit_config(), store, broken)
     try:
-        lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        lines = [r.getMessage() for r in caplog.records  # the app's own lines: Kivy's "Cutbuffer"
+                 if r.levelno >= logging.WARNING and r.name.startswith("app.")]  # (no xclip) is not ours
         assert lines == ["exhibit: no QR code on the loop: OSError: no network here"]
         loop = app.exhibit_controller.loop
         assert app.phone_view is None and loop.qr.texture is None and loop.demo is not None
     finally:
         close_app(app, store)
+
+
+def test_a_qr_code_that_cannot_be_drawn_is_one_log_line_and_the_loop_runs_on(
+        ui: UI, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """segno missing beside aiohttp, or CoreImage failing: an exception from Kivy's Clock would end
+    the app (and systemd restart it, over and over). One line in the log, no QR column, demos go on."""
+    from app.ui import web_join
+
+    calls: list[str] = []
+
+    def broken(text: str, size: int) -> Any:
+        calls.append(text)
+        raise ImportError("No module named 'segno'")
+
+    monkeypatch.setattr(web_join, "qr_image", broken)
+    store = family_store()
+    config = exhibit_config()
+    with caplog.at_level(logging.INFO):
+        app = build_app(ui, config, store, starter(config))  # the shell's own show_qr
+        try:
+            assert app.phone_view is not None and calls  # the server runs; only the code failed
+            loop = app.exhibit_controller.loop
+            assert loop.qr.texture is None and loop.phone.width == 0
+            assert loop.staff_button.parent is loop.bar  # the Staff button stays reachable
+            until(app, lambda: len(loop.shown) >= 3, "three demos (each one shows the QR code)",
+                  table_seconds=2.0)
+        finally:
+            close_app(app, store)
+    lines = [r.getMessage() for r in caplog.records if "QR code cannot be drawn" in r.getMessage()]
+    assert len(lines) == 1, lines
 
 
 @pytest.mark.parametrize("how", ["config", "no web display"])
@@ -333,12 +533,96 @@ def test_the_phone_view_can_be_switched_off(ui: UI, how: str) -> None:
 
 
 def test_leaving_exhibitor_mode_stops_the_phone_view(phone: Any) -> None:
+    import urllib.error
+
     url = phone.phone_view.url()
+    server = phone.phone_view.server
     until(phone, lambda: http("GET", url)[0] == 200, "the phone view")
     phone.exhibit_controller.leave_exhibit()  # the staff screen's Leave, after the PIN
     assert phone.phone_view is None and "live" not in phone.ctx.extras
-    with pytest.raises(OSError):
+    assert server._thread is not None and not server._thread.is_alive()  # ended, not left hanging
+    with pytest.raises(urllib.error.URLError) as refused:  # nobody listens: not a server that hangs
         urllib_get(url)
+    assert isinstance(refused.value.reason, ConnectionRefusedError), refused.value
+
+
+def test_stop_waits_for_a_view_being_built_before_the_store_closes() -> None:
+    """A page asked for just as the exhibit ends: its view is built in the server's executor, reading
+    the scratch store. stop() returns only once that has finished, so closing the store next is safe."""
+    import contextlib
+    import http.client as http_client
+    import threading
+
+    from app.live import LiveTable
+    from app.web.follow import FollowOnlyServer
+
+    store = GameStore(default_database())
+    server = FollowOnlyServer(LiveTable(store), "127.0.0.1", 0)
+    build = server.hub.cached
+    building: list[threading.Thread] = []
+    entered, done = threading.Event(), threading.Event()
+
+    def slow_build(game_id: int | None, lang: str) -> Any:
+        building.append(threading.current_thread())
+        entered.set()
+        deadline = time.monotonic() + DEADLINE
+        try:
+            # until the server's loop is done with its executor (asyncio's own flag: set by
+            # shutdown_default_executor, or by close() that does not wait): the server is ending
+            while not getattr(server._loop, "_executor_shutdown_called", False):
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            return build(game_id, lang)  # reads the store while the server stops
+        finally:
+            done.set()
+
+    server.hub.cached = slow_build  # type: ignore[method-assign]
+    server.start()
+    def ask() -> None:
+        with contextlib.suppress(OSError, http_client.HTTPException):  # the server ends meanwhile
+            http("GET", f"{server.base_url()}/v/{server.access.token}/api/view/current", timeout=DEADLINE)
+
+    asker = threading.Thread(target=ask, daemon=True)
+    try:
+        asker.start()
+        assert entered.wait(DEADLINE)
+        server.stop()
+        assert done.is_set() and not building[0].is_alive()  # nothing reads the store any more
+        assert server._thread is not None and not server._thread.is_alive()
+    finally:
+        server.stop()
+        store.close()
+
+
+def test_deleted_demo_games_leave_nothing_behind_in_the_hub() -> None:
+    """The loop makes and deletes a demo game every few minutes all day (ids never reused): the hub's
+    per-game counters and commit times must not gain an entry per demo."""
+    from app.live import LiveTable
+    from app.web.follow import FollowOnlyServer
+
+    store = GameStore(default_database())
+    server = FollowOnlyServer(LiveTable(store), "127.0.0.1", 0)
+    server.start()
+    try:
+        hub = server.hub
+        kept = store.create_game("count99", {"players": ["Ann"]}, title="kept")
+        demos = []
+        for n in range(12):  # a morning of demos: made, played a little, deleted
+            game_id = store.create_game("count99", {"players": ["Ann"]}, title=f"demo {n}")
+            store.append(game_id, {"type": "note", "n": n})
+            store.delete_game(game_id)
+            demos.append(game_id)
+        store.append(kept, {"type": "note"})  # the last change: when it has been heard, all have
+        deadline = time.monotonic() + DEADLINE
+        while hub.changes < len(demos) * 3 + 2:  # every commit heard (made, played, deleted; kept x2)
+            assert time.monotonic() < deadline, hub.changes
+            time.sleep(0.01)
+        kept_ids = {*hub._generation, *hub._view_generation, *hub.commit_times}
+        assert not kept_ids & set(demos), sorted(kept_ids)
+        assert kept in hub.commit_times and kept in hub._generation  # a live game is still tracked
+    finally:
+        server.stop()
+        store.close()
 
 
 def urllib_get(url: str) -> int:
@@ -352,11 +636,23 @@ def test_a_new_language_keeps_one_phone_view_and_its_qr_code(phone: Any) -> None
     from app import i18n
 
     server = phone.phone_view.server
+    old = phone.exhibit_controller
+    until(phone, lambda: current_view(phone).get("id") == getattr(old.loop.demo, "game_id", -1),
+          "the phones to follow the first loop's demo", table_seconds=0.5)
     try:
         phone.switch_language("de")
-        loop = phone.exhibit_controller.loop
+        controller = phone.exhibit_controller
+        loop = controller.loop
+        assert controller is not old and loop is not old.loop
         assert phone.phone_view is not None and phone.phone_view.server is server
         assert loop.qr.texture is not None and loop.phone_title.text == "Auf dem Handy mitverfolgen"
+
+        def follows_the_new_loop() -> bool:  # the game on show is asked of the new controller
+            demo, live = loop.demo, phone.phone_view.live
+            return (demo is not None and live.open_game() == demo.game_id  # not the old loop's fallback
+                    and current_view(phone).get("id") == demo.game_id)
+
+        until(phone, follows_the_new_loop, "the phones to follow the new loop's demo", table_seconds=0.5)
     finally:
         i18n.set_language("en")
 

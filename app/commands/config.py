@@ -165,8 +165,8 @@ def phone_view(config: Config) -> str:
         return "off: no QR code on the loop"
     if not config.web["enabled"]:
         return "off: [web] enabled = false, so no QR code on the loop"
-    return (f"on: a QR code on the loop; phones follow the game on show (port {config.web['port']}, "
-            "the demo's games only, never the family's)")
+    return (f"on: a QR code on the loop; phones follow the game on show (the [web] port "
+            f"{config.web['port']} unless --web-port; the demo's games only, never the family's)")
 
 
 def _stderr_is_journal() -> bool:

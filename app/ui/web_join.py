@@ -28,12 +28,16 @@ NAME = "web-join"
 
 
 # -- the LiveTable on Kivy's main thread -------------------------------------------------------------
-def connect_live(app: Any, live: Any, *, open_game: Any = None, board_screen: Any = None) -> Any:
+def connect_live(app: Any, live: Any, *, open_game: Any = None, board_screen: Any = None,
+                 family: bool = True) -> Any:
     """Let ``live`` run commands on Kivy's main thread and reach the screens' sessions; returns a
     function that lets go again (its Clock events and binding).
 
     ``open_game()`` and ``board_screen()`` replace how the game on show and the board game's screen
-    are found (exhibitor mode: the loop's demo or the visitor's game, app/ui/exhibit/phone.py)."""
+    are found (exhibitor mode: the loop's demo or the visitor's game, app/ui/exhibit/phone.py).
+    ``family=False`` (exhibitor mode's scratch store): ``live`` never reaches the family's game UIs
+    (``app.uis``): its sessions are not looked up and their screens not redrawn; the scratch store's
+    ids are not the family's, so one could otherwise pick up a family session of the same id."""
 
     def find_session(kind: str, game_id: int) -> Any:
         ui = getattr(app, "uis", {}).get(kind)
@@ -114,8 +118,12 @@ def connect_live(app: Any, live: Any, *, open_game: Any = None, board_screen: An
         if isinstance(game_id, int):
             live.set_transient(game_id, state)
 
-    live.find_session = find_session
-    live.on_changed = on_changed
+    if family:
+        live.find_session = find_session
+        live.on_changed = on_changed
+    else:  # the phone view cannot change a game anyway (follow-only): nothing to find, nothing to redraw
+        live.find_session = lambda kind, game_id: None
+        live.on_changed = lambda kind, game_id: None
     live.open_game = open_game or family_open_game
     manager = app.ctx.manager if getattr(app, "ctx", None) is not None else None
 
@@ -138,22 +146,41 @@ def connect_live(app: Any, live: Any, *, open_game: Any = None, board_screen: An
     return disconnect
 
 
+QUIET_ZONE = 4  # modules of light around a QR code, as the standard asks (ISO/IEC 18004)
+
+
 def qr_texture(text: str, size: int | None = None) -> Any:
-    """A QR code of ``text`` as a texture; ``size``: at most this many pixels square, drawn with
-    whole pixels per module and no smoothing, so a camera sees sharp edges (the attract loop's). That
-    one takes the smallest code (error correction L, raised as far as the same size allows): a
-    screen is not a crumpled flyer, and fewer modules are bigger ones."""
+    """A QR code of ``text`` as a texture, with its whole quiet zone (the family's screens: scaled to
+    fit, error correction M). With ``size`` see :func:`qr_image`: the texture only, half its zone."""
+    if size is not None:
+        return qr_image(text, size)[0]
     import segno
 
-    code = segno.make(text, error="m" if size is None else "l", boost_error=True)
-    scale = 8 if size is None else max(1, size // code.symbol_size(scale=1, border=2)[0])
+    code = segno.make(text, error="m", boost_error=True)
+    return _texture(code, scale=8, border=QUIET_ZONE)
+
+
+def qr_image(text: str, size: int) -> tuple[Any, int]:
+    """A QR code of ``text`` at most ``size`` pixels square, drawn with whole pixels per module and
+    no smoothing, so a camera sees sharp edges (the attract loop's); and its pixels per module. It
+    takes the smallest code (error correction L, raised as far as the same size allows): a screen is
+    not a crumpled flyer, and fewer modules are bigger ones. The texture holds 2 modules of quiet
+    zone; the caller paints the other 2 around it (:data:`QUIET_ZONE`: the image on the loop's dark
+    ground gets a white frame), so the modules stay as big as ``size`` allows."""
+    import segno
+
+    code = segno.make(text, error="l", boost_error=True)
+    scale = max(1, size // code.symbol_size(scale=1, border=QUIET_ZONE // 2)[0])
+    texture = _texture(code, scale=scale, border=QUIET_ZONE // 2)
+    texture.mag_filter = texture.min_filter = "nearest"
+    return texture, scale
+
+
+def _texture(code: Any, scale: int, border: int) -> Any:
     buffer = io.BytesIO()
-    code.save(buffer, kind="png", scale=scale, border=2, dark="#000000", light="#ffffff")
+    code.save(buffer, kind="png", scale=scale, border=border, dark="#000000", light="#ffffff")
     buffer.seek(0)
-    texture = CoreImage(buffer, ext="png").texture
-    if size is not None:
-        texture.mag_filter = texture.min_filter = "nearest"
-    return texture
+    return CoreImage(buffer, ext="png").texture
 
 
 # -- the screen ---------------------------------------------------------------------------------------

@@ -50,6 +50,10 @@ PUBLISH_DELAY = 0.005  # coalesces a burst of commits (a round's end and the nex
 LANG_COOKIE = "t99lang"
 GAME_NUMBER = re.compile(r"[0-9]{1,9}")  # ASCII only: str.isdigit() also takes "²" and "١٢٣"
 KEEPALIVE_TIMEOUT = 10.0  # an idle keep-alive connection is closed after this many seconds
+# Bound to every network, the address in the QR code is worked out in the server's thread when it
+# starts and again this often (a new DHCP lease, the Wi-Fi back): never on Kivy's main thread, where
+# a name lookup without DNS can block the screen for seconds (the loop asks at every demo).
+ADDRESS_REFRESH = 300.0
 
 
 class WebError(Exception):
@@ -137,13 +141,16 @@ class Hub:
         screen has open; ``follow``: (no screen) this game is unfinished, so /live moves to it. A
         commit alone never moves /live (a correction to an old rubber, a draft, a deletion)."""
         self.changes += 1
+        exists = self._exists(game_id)
         if shown is not None:
             self.current = shown
         elif follow:
             self.current = game_id
-        elif game_id == self.current and not self._exists(game_id):
+        elif game_id == self.current and not exists:
             self.current = None  # deleted: fall back to the newest unfinished game
         self.invalidate(game_id)
+        if not exists:  # deleted (ids are never reused): nothing of it kept
+            self.forget(game_id)
         self._dirty.add(game_id)
         if self.current is not None:
             self._dirty.add(self.current)
@@ -163,6 +170,18 @@ class Hub:
                     if committed:
                         self._views.pop((gid, lang), None)
 
+    def forget(self, game_id: int) -> None:
+        """Drop everything kept for a deleted game. The exhibit's loop makes and deletes a demo game
+        every few minutes all day: without this the counters grew by one entry per demo. A view
+        being built meanwhile is not cached (its generation is gone: see :meth:`cached`)."""
+        with self._cache_lock:
+            self._generation.pop(game_id, None)
+            self._view_generation.pop(game_id, None)
+            self.commit_times.pop(game_id, None)
+            for lang in LANGUAGES:
+                self._cache.pop((game_id, lang), None)
+                self._views.pop((game_id, lang), None)
+
     def transient_changed(self, game_id: int) -> None:
         """In this loop: the table's in-between state of ``game_id`` changed (nothing committed)."""
         self.invalidate(game_id, committed=False)
@@ -170,11 +189,7 @@ class Hub:
         self._schedule()
 
     def _exists(self, game_id: int) -> bool:
-        try:
-            self.live.store.load(game_id)
-        except KeyError:
-            return False
-        return True
+        return bool(self.live.store.read("SELECT 1 FROM games WHERE id=?", (game_id,)))  # no replay
 
     def _schedule(self) -> None:
         if not self._flushing:
@@ -214,7 +229,7 @@ class Hub:
         event_id = hashlib.sha256(data.encode()).hexdigest()[:20]
         entry = (event_id, f"id: {event_id}\nevent: view\ndata: {data}\n\n".encode(), data)
         with self._cache_lock:
-            if self._generation[game_id] == generation:  # no change meanwhile: keep it
+            if self._generation.get(game_id) == generation:  # no change (nor deletion) meanwhile
                 if len(self._cache) >= 256:
                     self._cache.clear()
                 self._cache[(game_id, lang)] = entry
@@ -247,7 +262,7 @@ class Hub:
             view["cards"] = count99_cards(stored, int(view["count"]))
         built = {"view": view}
         with self._cache_lock:
-            if self._view_generation[game_id] == generation:
+            if self._view_generation.get(game_id) == generation:
                 if len(self._views) >= 256:
                     self._views.clear()
                 self._views[(game_id, lang)] = built
@@ -338,6 +353,8 @@ class WebServer:
         self._stopped: asyncio.Event | None = None
         self._in_flight = 0
         self.hub = Hub(live)
+        self.address_refresh = ADDRESS_REFRESH
+        self._lan: str | None = None  # lan_address(), kept by the server's thread (see ADDRESS_REFRESH)
 
     # -- the thread ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -423,19 +440,45 @@ class WebServer:
         server = getattr(site, "_server", None)
         if server is not None and server.sockets:
             self.port = server.sockets[0].getsockname()[1]
+        keeper: asyncio.Task[None] | None = None
+        if self._every_network():
+            await self._refresh_address()  # before start() returns: the first QR code has it
+            keeper = asyncio.create_task(self._keep_address())
         ready.set()
         log.info("web display on http://%s:%s/v/<token>/", self.host, self.port)
         await self._stopped.wait()
+        if keeper is not None:
+            keeper.cancel()
         for group in list(self.hub.streams.values()):
             for stream in list(group):
                 stream.close()
         await runner.cleanup()
+        # A view still being built in the executor reads the store: wait for it, so once stop() has
+        # returned nothing of this server reads the store (the exhibit closes its scratch store next).
+        await asyncio.get_running_loop().shutdown_default_executor()
+
+    async def _refresh_address(self) -> None:
+        try:  # in the executor: the name lookup may block, the server's loop goes on serving
+            self._lan = await asyncio.get_running_loop().run_in_executor(None, lan_address)
+        except Exception:  # the old address (or none) stays; the next round tries again
+            log.exception("the web display's address could not be worked out")
+
+    async def _keep_address(self) -> None:
+        while True:
+            await asyncio.sleep(self.address_refresh)
+            await self._refresh_address()
 
     # -- addresses for the table's screen ----------------------------------------------------------
+    def _every_network(self) -> bool:
+        return (self.public_host or self.host) in ("0.0.0.0", "::", "")
+
     def base_url(self) -> str:
+        """The address phones use. Bound to every network: the machine's LAN address as the
+        server's thread last worked it out (the table's screen asks often, on Kivy's main thread);
+        asked here only for a server not started (``table99 web`` printing its address)."""
         host = self.public_host or self.host
-        if host in ("0.0.0.0", "::", ""):
-            host = lan_address()
+        if self._every_network():
+            host = self._lan or lan_address()
         if ":" in host and not host.startswith("["):
             host = f"[{host}]"
         return f"http://{host}:{self.port}"
@@ -814,8 +857,28 @@ def ui_strings(_: Tr) -> dict[str, str]:
     return words
 
 
+# Where a datagram socket would go to find the outgoing interface: TEST-NET-1 (RFC 5737, never routed
+# anywhere) by the default route, then private ranges for a LAN without one. connect() on UDP only
+# picks the route and the source address: nothing is sent.
+ROUTE_PROBES = ("192.0.2.1", "10.255.255.254", "172.31.255.254", "192.168.255.254")
+
+
 def lan_address() -> str:
-    """This machine's address on the local network, for the QR code (no packet is sent)."""
+    """This machine's IPv4 address on the local network, for the QR code (no packet is sent).
+
+    The outgoing interface's address first: on Raspberry Pi OS the hostname maps to 127.0.1.1 in
+    /etc/hosts, so asking for the hostname's address gives nothing a phone can use, and many
+    Android phones cannot resolve ``raspberrypi.local`` (a longer address, a bigger QR code, too).
+    Then the hostname's addresses, then ``HOSTNAME.local`` (mDNS) as the last resort."""
+    for probe in ROUTE_PROBES:
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+                udp.connect((probe, 9))
+                address = str(udp.getsockname()[0])
+        except OSError:
+            continue
+        if address and not address.startswith(("127.", "0.")):
+            return address
     try:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
         for info in infos:

@@ -37,9 +37,10 @@ log = logging.getLogger(__name__)
 FAILED_DEMO_PAUSE = 300.0  # s: a demo that failed to start is left out this long
 NAME = "home"  # the loop stands where home stands: every game screen's "back to home" leads here
 # The phone view's QR code: as big as a column beside the demo allows, in whole pixels per module
-# (a LAN address and token: QR version 3, 6 px a module, 198 px, about 38 mm on a 7" 800x480 screen;
-# benchmarks/exhibit_qr_distance.py); the demo keeps 594 px of the width.
-PHONE_WIDTH = 206
+# (a LAN address and token: QR version 3, 6 px a module, 198 px with 2 modules of quiet zone, about
+# 38 mm on a 7" 800x480 screen; benchmarks/exhibit_qr_distance.py), in a white frame of 2 modules
+# more (the standard's 4-module quiet zone on the dark ground): 222 px; the demo keeps 570 px.
+PHONE_WIDTH = 230
 QR_SIZE = 198
 
 
@@ -116,8 +117,14 @@ class AttractScreen(Screen):
                                opacity=0)
         self.phone_title = WrapLabel(tr("Follow on your phone"), font_size=sp(theme.FONT), bold=True,
                                      halign="center")
-        self.qr = Image(size_hint=(None, None), size=(QR_SIZE, QR_SIZE), fit_mode="contain",
+        # scale-down: the texture at its own size, centred (whole pixels); the rest of the widget is
+        # the white frame that completes the quiet zone (web_join.qr_image)
+        self.qr = Image(size_hint=(None, None), size=(QR_SIZE, QR_SIZE), fit_mode="scale-down",
                         pos_hint={"center_x": 0.5})
+        with self.qr.canvas.before:
+            Color(1, 1, 1, 1)
+            frame = Rectangle(pos=self.qr.pos, size=self.qr.size)
+        self.qr.bind(pos=lambda w, p: setattr(frame, "pos", p), size=lambda w, sz: setattr(frame, "size", sz))
         self.phone_note = WrapLabel(tr("Scan with the camera, on the same Wi-Fi as the table."),
                                     font_size=sp(theme.SMALL), halign="center", size_hint_y=1)
         self.phone_note.bind(size=lambda lab, sz: setattr(lab, "text_size", sz))
@@ -126,6 +133,7 @@ class AttractScreen(Screen):
         root.add_widget(self.phone)
         self.add_widget(root)
         self._qr_url: str | None = None
+        self._qr_failed = False  # the QR code could not be drawn: said in the log once
 
     # -- touches: one anywhere starts a visitor's game ------------------------------------------------
     def on_touch_down(self, touch: Any) -> bool:
@@ -233,6 +241,8 @@ class AttractScreen(Screen):
 
     # -- the live web display's address ----------------------------------------------------------------
     def web_url(self) -> str | None:
+        """The phone view's address, asked at every demo on Kivy's main thread: the server keeps it
+        (worked out in its own thread, ``ADDRESS_REFRESH``), so no name lookup blocks the screen."""
         web = getattr(self.ctx.extras.get("live"), "web", None)
         if web is None:
             return None
@@ -244,24 +254,37 @@ class AttractScreen(Screen):
 
     def show_qr(self) -> None:
         """The phone view's QR code in its own column at the right, with the Staff button under it;
-        without a web address no column (the Staff button stays in the caption bar)."""
+        without a web address no column (the Staff button stays in the caption bar).
+
+        Never raises: it runs from Kivy's Clock (a new demo, the phone view's start), where an
+        exception would end the app (and systemd restart it, over and over). A code that cannot be
+        drawn (segno missing beside aiohttp, CoreImage failing) is one log line, and no column."""
         url = self.web_url()
         if url == self._qr_url:
             return
         self._qr_url = url
+        texture, module = None, 0
+        if url is not None:
+            try:
+                from app.ui.web_join import qr_image
+
+                texture, module = qr_image(url, size=QR_SIZE)
+            except Exception:
+                if not self._qr_failed:  # one line, not one per demo
+                    self._qr_failed = True
+                    log.exception("the phone view's QR code cannot be drawn; the loop runs without it")
         button = self.staff_button
         if button.parent is not None:
             button.parent.remove_widget(button)
-        if url is None:
+        if texture is None:
             self.qr.texture = None
             self.phone.width, self.phone.opacity = 0, 0
             button.pos_hint = {"center_y": 0.5}
             self.bar.add_widget(button)
             return
-        from app.ui.web_join import qr_texture
-
-        texture = qr_texture(url, size=QR_SIZE)
-        self.qr.texture, self.qr.size = texture, texture.size  # whole pixels per module: sharp edges
+        frame = 2 * module  # the quiet zone's other 2 modules, white around the texture's own 2
+        self.qr.texture = texture  # whole pixels per module: sharp edges
+        self.qr.size = (texture.width + 2 * frame, texture.height + 2 * frame)
         self.phone.width, self.phone.opacity = PHONE_WIDTH, 1
         button.pos_hint = {"center_x": 0.5}
         self.phone.add_widget(button)

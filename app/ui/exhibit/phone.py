@@ -70,7 +70,7 @@ def start_phone_view(app: Any, parts: dict[str, Any]) -> PhoneView | None:
         current = controller()
         return current.board_screen_on_show() if current is not None else None
 
-    disconnect = connect_live(app, live, open_game=open_game, board_screen=board_screen)
+    disconnect = connect_live(app, live, open_game=open_game, board_screen=board_screen, family=False)
     app.ctx.extras["live"] = live
     live.later(live.screen_changed)  # /live follows the game on show from the first page
     log.info("exhibit: phones follow the game on show (QR code on the loop; port %s, demo games only)",
