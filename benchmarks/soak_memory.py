@@ -138,6 +138,8 @@ class PhaseSamples:
         residuals = [y - (intercept + slope * x) for x, y in self.points]
         tenth = max(1, len(ys) // 10)
         return {
+            "method": "VmRSS right after the loop's malloc_trim at each demo change after the warm-up; "
+                      "least-squares line over hours of table time; fit_growth = line(last) - line(first)",
             "samples": len(ys), "from_h": round(xs[0], 2), "to_h": round(xs[-1], 2),
             "first": round(ys[0], 1), "last": round(ys[-1], 1),
             "median_first_tenth": round(statistics.median(ys[:tenth]), 1),
