@@ -116,13 +116,13 @@ class PhaseSamples:
         def trimmed() -> bool:
             done = trim()
             if self.recording:
+                rss = rss_mib()  # first: the diagnostics below allocate (gc.get_objects' list)
                 if self.measuring:
-                    self.points.append((self.hours(), rss_mib()))
+                    self.points.append((self.hours(), rss))
                 if self.diagnose:
-                    extra = self.context() if self.context is not None else {}
-                    kept = self.details if self.measuring else self.warmup_details
-                    kept.append({"h": round(self.hours(), 3), "rss": round(rss_mib(), 1),
-                                 **diagnostics(), **extra})
+                    sample = {"h": round(self.hours(), 3), "rss": round(rss, 1), **diagnostics()}
+                    sample.update(self.context() if self.context is not None else {})
+                    (self.details if self.measuring else self.warmup_details).append(sample)
             return done
 
         memory.release_free_memory = trimmed  # type: ignore[assignment]
