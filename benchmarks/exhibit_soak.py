@@ -18,8 +18,23 @@ What runs at which speed:
   window, idle and "Still there?" timers, visitors' behaviour) advances ``--step`` seconds per
   frame (0.25 s: 15x real time at 60 fps), so 8 hours of table time take about half an hour or more.
 
-Reported: resident memory (RSS, /proc) at start, after the warm-up (the first full loop and a
-visitor) and at the end (goal: growth after the warm-up under 5 MiB); frames later than twice the
+Warm-up: the first full loop (all three games) and three visitors, one of each kind (leaves, goes
+idle and meets "Still there?", finishes), back on the loop, plus ``--warmup-hours`` if given: every
+path has run once before memory is measured.
+
+Memory, measured the same way each time (benchmarks/soak_memory.py): RSS read right after the
+loop's ``malloc_trim`` at each demo change after the warm-up (the same phase of every cycle: the
+old demo dropped, the next not built yet). Reported as ``rss_at_demo_change``: the number of
+samples, first and last, the medians of the first and last tenth, and a least-squares line through
+all of them: its slope (MiB per hour of table time), its values at the first and last sample and
+their difference ``fit_growth`` (**the goal: under 5 MiB**), and the spread around it. RSS at start,
+after the warm-up and at the end (single readings at arbitrary frames, which move by 10-30 MiB with
+the demo on show) and every 5 real minutes are reported too. ``--diagnose`` adds, at each demo
+change, malloc's bytes in use and free (glibc ``mallinfo2``, all arenas), anonymous RSS, memory
+mappings, Python's allocated blocks and objects, threads and Kivy's Cache categories (all of them in
+the ``--json`` file); ``--tracemalloc`` the Python allocations that grew from warm-up to end.
+
+Also reported: frames later than twice the
 frame interval (at real speed these are dropped frames; accelerated, they are frames that did more
 table time's work than a real frame would); WARNING-or-worse log records (goal: none), the first
 few quoted; the family store's and the scratch store's file sizes and game counts, start and end.
@@ -37,11 +52,15 @@ import random
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from soak_memory import PhaseSamples, rss_mib  # noqa: E402
+
 FRAME = 1 / 60
 
 
@@ -52,14 +71,6 @@ def headless() -> None:
         os.environ.setdefault(name, "1")
     os.environ["KCFG_GRAPHICS_MAXFPS"] = "60"
     os.environ["TABLE99_DATA_DIR"] = tempfile.mkdtemp(prefix="table99-soak-")
-
-
-def rss_mib() -> float:
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def db_size(path: Path) -> tuple[int, int]:
@@ -131,6 +142,8 @@ class Visitors:
         self.next_tap = 0.0
         self.outcomes = {"leave": 0, "idle": 0, "finish": 0}
         self.arrived = 0
+        self.forced: list[str] = []  # plans for the next visitors, before the seeded choice (warm-up)
+        self.last_plan = ""
 
     def tap(self, x: float, y: float) -> None:
         from kivy.tests.common import UnitTestTouch
@@ -149,6 +162,9 @@ class Visitors:
                 self.arrived += 1
                 self.tap(400, 300)  # a touch on the loop: a visitor's game
                 self.plan = self.rng.choices(["leave", "idle", "finish"], [4, 3, 3])[0]
+                if self.forced:
+                    self.plan = self.forced.pop(0)
+                self.last_plan = self.plan
                 self.outcomes[self.plan] += 1
                 self.until = now + self.rng.uniform(20, 150)
                 self.next_tap = now + self.rng.uniform(2, 8)
@@ -179,12 +195,24 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=30.0, help="real minutes (with --real)")
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--warmup-hours", type=float, default=0.0,
+                        help="table time to run after the first loop and visitor before measuring")
+    parser.add_argument("--diagnose", action="store_true",
+                        help="at each demo change also record malloc's in-use/free bytes, mappings, "
+                             "Python blocks, threads and Kivy caches (benchmarks/soak_memory.py)")
+    parser.add_argument("--tracemalloc", action="store_true",
+                        help="trace Python allocations; print the top growth from warm-up to end")
     args = parser.parse_args()
     headless()
     problems = Problems()
     logging.getLogger().addHandler(problems)
     logging.getLogger().setLevel(logging.INFO)
     rss_start = rss_mib()
+    if args.tracemalloc:
+        tracemalloc.start(8)
+    table_zero: list[float] = [0.0]
+    phase = PhaseSamples(lambda: (clock() - table_zero[0]) / 3600, diagnose=args.diagnose)
+    phase.install()
 
     from dataclasses import replace
 
@@ -222,6 +250,10 @@ def main() -> None:
     app.exhibit_controller.start(Window)
     scratch = app.exhibit["scratch"]
     visitors = Visitors(app, clock, random.Random(args.seed), mean_gap=360.0 if not args.real else 120.0)
+    phase.context = lambda: {"visitors": visitors.arrived, "plan": visitors.last_plan,
+                             "demos": app.exhibit_controller.loop.round,
+                             "last_demo": (app.exhibit_controller.loop.shown or ["-"])[-1],
+                             "objects": len(gc.get_objects())}
 
     def frame() -> float:
         before = time.perf_counter()
@@ -234,18 +266,30 @@ def main() -> None:
         app.exhibit_controller.tick()
         visitors.step()
 
-    # Warm-up: the first full loop (all three games) and one visitor, so caches and pools are filled.
+    # Warm-up: the first full loop (all three games) and one visitor of each kind (leaves, goes idle
+    # and meets "Still there?", finishes), back on the loop: every path has run once, so what the
+    # first use of a path keeps for good (caches, pools, the GL driver's compiled shader variants)
+    # is in the warm-up, not counted as growth.
     loop = app.exhibit_controller.loop
-    while len(set(loop.shown)) < len(loop.games) or visitors.arrived < 1:
+    visitors.forced = ["leave", "idle", "finish"]
+    while (len(set(loop.shown)) < len(loop.games) or visitors.forced or visitors.plan is not None
+           or app.ctx.manager.current != "home"):
         advance()
         frame()
-        if clock() > 3600:
+        if clock() > 3 * 3600:
             break
+    warm_until = clock() + args.warmup_hours * 3600
+    while clock() < warm_until:
+        advance()
+        frame()
     gc.collect()
+    snapshot_warm = tracemalloc.take_snapshot() if args.tracemalloc else None
     rss_warm = rss_mib()
     sizes_start = (db_size(family.path), db_size(scratch.path))
     warnings_at_warm = problems.count
     table_start, real_start = clock(), time.monotonic()
+    table_zero[0] = table_start
+    phase.measuring = True
     intervals = late = 0
     worst = 0.0
     total = args.hours * 3600 if not args.real else args.minutes * 60
@@ -268,6 +312,7 @@ def main() -> None:
                   f"{(last_report - real_start) / 60:.1f} real min, RSS {rss_mib():.1f} MiB, "
                   f"visitors {visitors.arrived}, warnings {problems.count}", flush=True)
     real_minutes = (time.monotonic() - real_start) / 60
+    phase.recording = False
     gc.collect()
     rss_end = rss_mib()
     sizes_end = (db_size(family.path), db_size(scratch.path))
@@ -281,6 +326,7 @@ def main() -> None:
         "rss_mib": {"start": round(rss_start, 1), "after_warmup": round(rss_warm, 1),
                     "end": round(rss_end, 1), "growth": round(rss_end - rss_warm, 2),
                     "samples_hours_mib": samples},
+        "rss_at_demo_change": phase.summary(),
         "frames": {"count": intervals, "later_than_2x": late,
                    "share": round(late / max(1, intervals), 4), "worst_ms": round(worst * 1000, 1)},
         "warnings": {"during_warmup": warnings_at_warm, "after_warmup": problems.count - warnings_at_warm,
@@ -289,8 +335,17 @@ def main() -> None:
                                       "scratch": [sizes_start[1], sizes_end[1]]},
         "games": {"family": len(family.games()), "scratch": len(scratch.games())},
     }
+    if args.diagnose:  # every sample in the JSON file; a dozen on the screen
+        everything = {"diagnostics_warmup": phase.warmup_details, "diagnostics_at_demo_change": phase.details}
+        figures["diagnostics_at_demo_change"] = phase.details[:: max(1, len(phase.details) // 12)] + \
+            phase.details[-1:]
+    if snapshot_warm is not None:
+        top = tracemalloc.take_snapshot().compare_to(snapshot_warm, "lineno")[:15]
+        figures["tracemalloc"] = {"traced_mib": round(tracemalloc.get_traced_memory()[0] / 2**20, 2),
+                                  "top_growth": [str(stat) for stat in top]}
     print(json.dumps(figures, indent=1))
     if args.json:
+        figures.update(everything if args.diagnose else {})
         args.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")
     app.exhibit_controller.release()
     scratch.close()

@@ -138,10 +138,10 @@ def test_a_card_pad_left_open_never_swallows_the_next_visitors_touch(real_exhibi
 
     app, controller = real_exhibit, real_exhibit.exhibit_controller
     counts = app.exhibit["counts"]
+    visitor = controller.visitor
     run(app, 5)
     tap(controller.loop.stage)
     frames(2)
-    visitor = controller.visitor
     assert app.ctx.manager.current == "exhibit_visitor"
     if pad == "play":
         _play_a_little(app)
@@ -204,3 +204,114 @@ def test_a_touch_in_the_first_frame_back_on_the_loop_starts_a_game(real_exhibit:
     touch.touch_up()
     assert app.ctx.manager.current == "exhibit_visitor"
     assert counts.summary().today_started == started + 1
+
+
+def test_pegs_moved_on_a_real_board_keep_still_there_away(ui: UI) -> None:
+    """A visitor who only moves pegs on the table's sensor board (no touch on the screen) is someone
+    at the table: "Still there?" does not come while pegs move, and a peg answers it like a touch.
+    The same pegs read again (a sensor board's rescan) are not a move."""
+    from dataclasses import replace
+
+    from app.ui.shell import Table99App
+    from tests.test_ui_exhibit_visitor import RealBoard
+
+    real = RealBoard()
+    app = Table99App(config=replace(exhibit_config(), board_source="gpio"),
+                     store=GameStore(default_database()), make_source=real.make_source)
+    app.exhibit_clock = clock = FakeClock()
+    app.exhibit_autotick = False
+    ui.show(app.build())
+    controller = app.exhibit_controller
+    controller.start(ui.window)
+    try:
+        visitor = controller.visitor
+        run(app, 5)
+        tap(controller.loop.stage)
+        frames(2)
+        assert app.ctx.manager.current == "exhibit_visitor" and visitor.source is real.board
+        idle = controller.settings.idle_seconds
+        pegs: set[int] = set()
+        for hole in range(4):  # four moves, each within the idle time, together well past it
+            clock.now += idle * 0.75
+            controller.tick()
+            assert controller.still_there is None, f"asked after peg {hole}"
+            pegs ^= {hole}
+            real.board.pegs(pegs)
+            visitor.pump()
+        clock.now += idle * 0.75
+        real.board.pegs(pegs)  # the same pegs again: nobody moved
+        visitor.pump()
+        clock.now += idle * 0.5
+        controller.tick()
+        assert controller.still_there is not None  # nothing moved for longer than the idle time
+        clock.now += 1
+        real.board.pegs(pegs | {10})  # a peg answers it, as a touch would
+        visitor.pump()
+        controller.tick()
+        assert controller.still_there is None and app.ctx.manager.current == "exhibit_visitor"
+    finally:
+        controller.release()
+        app.exhibit["scratch"].close()
+
+
+def test_leave_exhibitor_mode_from_the_real_staff_screen_gives_a_working_family_app(ui: UI) -> None:
+    """The staff's way out, as a finger takes it: Staff, PIN, Leave exhibitor mode, Yes. The family's
+    home screen comes, in the family's language (the exhibit's here is German), saying the exhibit is
+    off until the table restarts; nothing of the exhibit is left running or blocking, and the family's
+    app works (a game's setup opens, home leads home, no loop comes back)."""
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    from app import i18n
+    from app.i18n import tr
+    from app.ui.shell import Table99App
+    from tests.test_exhibit_loop import PIN
+    from tests.ui_support import find, walk
+
+    app = Table99App(config=exhibit_config(language="de"), store=GameStore(default_database()))
+    app.exhibit_clock = clock = FakeClock()
+    app.exhibit_autotick = False
+    ui.show(app.build())
+    controller = app.exhibit_controller
+    controller.start(ui.window)
+    scratch = app.exhibit["scratch"]
+    manager = app.ctx.manager
+    try:
+        assert i18n.language() == "de"
+        run(app, 5)
+        tap(controller.loop.staff_button)
+        staff = controller.staff
+        for key in (*PIN, "ok"):
+            tap(next(w for w in walk(staff) if getattr(w, "pin_key", None) == key))
+        assert staff.unlocked
+        leave = tr("Leave exhibitor mode")
+        tap(find(staff, text=leave))
+        frames(1)
+        (dialog,) = [w for w in Window.children if isinstance(w, ModalView)]
+        tap(find(dialog, text=leave))
+        frames(2)
+        assert manager.current == "home" and type(manager.current_screen).__name__ == "HomeScreen"
+        assert i18n.language() == "en"  # the family's (its settings and config say nothing: English)
+        texts = [str(getattr(w, "text", "")) for w in walk(manager.current_screen)]
+        assert "Exhibitor mode is off until the table restarts." in texts
+        assert app.exhibit is None and app.exhibit_controller is None and "exhibit" not in app.ctx.extras
+        assert not [w for w in Window.children if isinstance(w, ModalView)]  # nothing left over home
+        assert not manager.has_screen("exhibit_staff") and not manager.has_screen("exhibit_visitor")
+        assert controller.loop.demo is None and not controller.blocking
+        assert Window.dispatch("on_request_close") is not True  # the window may close again
+        clock.now += 3600
+        frames(2)
+        assert manager.current == "home"  # no exhibit timer brings a loop back
+        setups = [n for n in manager.screen_names if n.endswith("-setup")]
+        assert setups
+        app.ctx.go(setups[0])
+        frames(1)
+        app.ctx.go("home")
+        frames(1)
+        assert type(manager.current_screen).__name__ == "HomeScreen"
+        ui.screenshot("exhibit-left-family-home")
+    finally:
+        i18n.set_language("en")
+        if app.exhibit_controller is not None:
+            app.exhibit_controller.release()
+        scratch.close()

@@ -385,3 +385,23 @@ def test_an_unusable_real_board_falls_back_to_the_screens_board(ui: Any) -> None
     assert "Board gpio unusable" in (v.app.ctx.config_problem or "")  # the table's own message
     v.press("Stop")
     assert v.ended == ["visitor"]
+
+
+def test_the_visitors_pegs_are_activity_and_the_computers_own_peg_is_not(ui: Any) -> None:
+    """What the exhibit's idle timer hears from the board (controller: "Still there?"): a peg the
+    visitor puts in on the screen's board counts; the computer's peg, put in by the screen's own
+    hand, is nobody at the table."""
+    v = Visitor(ui)
+    v.screen.computer_pace = 60.0  # the test puts the computer's peg in itself
+    v.screen.new_setup = dealt(v.screen, [23, 45, 71, 80, 99], [55, 66, 77, 88, 93])
+    heard: list[bool] = []
+    v.screen.activity = lambda: heard.append(True)
+    v.start()
+    hole = until_the_computer_chooses_a_peg(v)
+    assert heard  # the visitor's own peg on the way
+    heard.clear()
+    v.screen._place_computer_peg(hole)
+    assert hole in v.screen.source.occupied and heard == []
+    stray = next(h for h in range(100) if h not in v.screen.source.occupied)
+    v.tap_hole(stray)
+    assert heard == [True]

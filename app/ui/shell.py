@@ -197,6 +197,8 @@ class HomeScreen(Screen):
         if ctx.config_problem:
             box.add_widget(WrapLabel(tr("Problem: {problem}", problem=ctx.config_problem),
                                      color=(1, 0.6, 0.3, 1), font_size=sp(16)))
+        if ctx.extras.get("exhibit_left"):  # the staff left exhibitor mode: say for how long
+            box.add_widget(WrapLabel(tr("Exhibitor mode is off until the table restarts."), font_size=sp(16)))
         content = BoxLayout(orientation="vertical", spacing=8)
         new_games = GridLayout(cols=min(3, max(1, len(self.uis))), spacing=8, size_hint_y=None, height=80)
         for kind, ui in self.uis.items():
@@ -510,12 +512,18 @@ class Table99App(App):
         return bool(super().open_settings(*args))
 
     def leave_exhibit(self) -> None:
-        """The staff's Leave exhibitor mode (after the PIN): the family's home screen, for this run."""
+        """The staff's Leave exhibitor mode (after the PIN): the family's home screen, for this run, in
+        the family's language (the exhibit may have its own), saying that the exhibit is off until
+        the table restarts (the config still turns it on)."""
         ctx = self.ctx
         assert ctx is not None
         self.exhibit = None
         self.exhibit_controller = None
         parts = ctx.extras.pop("exhibit", None)
+        ctx.extras["exhibit_left"] = True
+        language = load_settings().get("language", ctx.config.language)
+        i18n.set_language(language if language in ("en", "de") else "en")
+        ctx.announcer.language = i18n.language()
         scratch = (parts or {}).get("scratch")
         self.stop_phone_view()  # before the scratch store closes; the family's games are never served
         manager = ctx.manager

@@ -340,6 +340,8 @@ class GameScreen(Screen):
         if self.referee is None:
             return
         events = self.queue.drain()
+        if events:
+            self.board_events(events)
         for event in events:
             self.referee.on_board_event(event)
         self.referee.tick()
@@ -348,6 +350,10 @@ class GameScreen(Screen):
                 self._problem(refusal)
         if events:
             self.refresh_soon()
+
+    def board_events(self, events: list[Any]) -> None:
+        """The board's events as the pump takes them (main thread), before the referee judges them:
+        a hook for screens that care who is at the board (the exhibit's idle timer)."""
 
     def _ask_card(self, what: str) -> None:
         """A physical PLAY or DISCARD button was pressed: ask which card, as the screen's button does."""

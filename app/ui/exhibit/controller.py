@@ -7,9 +7,10 @@
 (``"exhibit_staff"``, from :mod:`app.ui.exhibit.staff`) to the app's ScreenManager, and:
 
 * a touch anywhere on the loop starts a visitor's game and counts it (``counts.started``);
-* no touch or key for ``idle_seconds`` during a visitor's game shows "Still there?" with a big
-  "Yes, keep playing"; left alone for ``still_there_seconds`` more, the game is dropped, counted as
-  ``stopped(id, "idle")``, and the loop comes back. Any other screen (staff, settings, history)
+* no touch, key or peg moved on the board for ``idle_seconds`` during a visitor's game (the visitor's
+  screen reports pegs through its ``activity``) shows "Still there?" with a big "Yes, keep playing";
+  left alone for ``still_there_seconds`` more, the game is dropped, counted as ``stopped(id, "idle")``,
+  and the loop comes back. Any other screen (staff, settings, history)
   left alone for ``idle_seconds`` returns to the loop too: an unlocked staff screen is never left
   open for the next child;
 * Escape, Android's back key, F1 (Kivy's settings) and the window's close request do nothing: the
@@ -121,6 +122,8 @@ class ExhibitController:
                                       self.visitor_ended)
         if self.visitor is not None:
             manager.add_widget(self.visitor)
+            if hasattr(self.visitor, "activity"):  # pegs moved on the board count as a touch
+                self.visitor.activity = self.on_activity
         self.staff = self._optional(self.make_staff, "staff", self.ctx, self.lock, self.counts,
                                     self.back_to_loop, self.leave_exhibit)
         if self.staff is not None:

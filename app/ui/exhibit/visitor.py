@@ -38,7 +38,7 @@ from app.ui import theme
 from app.ui.board99.game_screen import CardPad, GameScreen
 from app.ui.exhibit.visitor_hints import Hint, visitor_hint
 from app.ui.widgets import READABLE, WARNING, BigButton, WrapLabel
-from hardware.board_source import BoardSource
+from hardware.board_source import BoardReading, BoardSource
 from hardware.simulated import SimulatedBoard
 from rules import board99 as rules
 
@@ -70,6 +70,11 @@ class VisitorGameScreen(GameScreen):
         self.ended: str | None = None
         self._timers: list[Any] = []
         self._starting = False
+        # Someone moves pegs on the board: told to the exhibit controller (its idle timer), as a touch
+        # on the screen is. None: nobody listens (the screen alone, in tests).
+        self.activity: Callable[[], None] | None = None
+        self._occupied: frozenset[int] | None = None  # the board's pegs as last read
+        self._own_hand = False  # the screen itself is putting the computer's peg in
         self._build_panel()
 
     def _build_panel(self) -> None:
@@ -107,6 +112,7 @@ class VisitorGameScreen(GameScreen):
         setup, table = self.new_setup("rows" if simulated else self._real_layout())
         game = Board99Game.create(self.scratch, setup, table, title=tr("A visitor's game"))
         self._starting = True
+        self._occupied = None
         try:
             super().start(game, source, self.ctx.config.stable_seconds)
         finally:
@@ -217,8 +223,24 @@ class VisitorGameScreen(GameScreen):
             return
         if referee.phase is Phase.COMPUTER_PEG and hole in referee.prompt.holes:
             colour = game.colours.get(self.computer) if source.sees_colour else None
-            source.put(hole, colour)
-            self.pump()
+            self._own_hand = True  # the simulated board reports the peg at once, to this pump
+            try:
+                source.put(hole, colour)
+                self.pump()
+            finally:
+                self._own_hand = False
+
+    def board_events(self, events: list[Any]) -> None:
+        """A peg put in or taken out is someone at the table: the idle timer starts again, so "Still
+        there?" never interrupts a visitor who moves pegs without touching the screen. Readings that
+        repeat the same pegs (a sensor board's rescans) and the screen's own hand do not count."""
+        for event in events:
+            if not isinstance(event, BoardReading):
+                continue
+            moved = self._occupied is not None and event.occupied != self._occupied
+            self._occupied = event.occupied
+            if moved and not self._own_hand and self.activity is not None:
+                self.activity()
 
     def _announce(self, what: str, card: int | None, by: str | None) -> None:
         if what == "play":
