@@ -368,7 +368,11 @@ def render(setup: Setup, shot: Shot) -> np.ndarray:
         sigma = 0.09 * min(w, h)
         xs = np.exp(-((np.arange(w, dtype=np.float32) - gx) ** 2) / (2 * sigma**2))
         ys = np.exp(-((np.arange(h, dtype=np.float32) - gy) ** 2) / (2 * sigma**2))
-        frame += (setup.glare * 150 * ys[:, None] * xs[None, :])[:, :, None]
+        # a mirror image of the lamp: its colour (mean 1), as the stickers' paper shows it. Before
+        # the review of the third round it was grey (every figure in docs/vision.md up to then)
+        tint = np.array(LAMPS[setup.lamp], np.float32)
+        tint = tint / tint.mean()
+        frame += (setup.glare * 150 * ys[:, None] * xs[None, :])[:, :, None] * tint[None, None, :]
     for _ in range(setup.glints):  # small sharp reflections on the varnish
         gx, gy = rng.uniform(0.15, 0.85) * w, rng.uniform(0.15, 0.85) * h
         cv2.ellipse(
