@@ -173,8 +173,12 @@ GLARE_CLIPPED = 250  # grey levels: a channel this bright may be saturated and i
 
 def lamp_colour(paper: Sequence[float] | None) -> tuple[float, float, float]:
     """The lamp's colour (BGR, mean 1) from the stickers' white paper as seen (BGR grey levels);
-    grey without a usable sample (none, too dark, or clipped in a channel)."""
-    if paper is None or len(paper) != 3 or min(paper) < 8.0 or max(paper) >= GLARE_CLIPPED:
+    grey without a usable sample (none, too dark, or clipped in two channels or more). Paper
+    clipped in one channel (the red of a warm lamp, often) still says the lamp is warm, if less
+    than it is: taken as seen."""
+    if paper is None or len(paper) != 3 or min(paper) < 8.0:
+        return (1.0, 1.0, 1.0)
+    if sum(float(v) >= GLARE_CLIPPED for v in paper) >= 2:
         return (1.0, 1.0, 1.0)
     mean = sum(float(v) for v in paper) / 3.0
     b, g, r = (float(v) / mean for v in paper)
