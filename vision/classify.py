@@ -238,10 +238,11 @@ def glare_features(
     # the board (a 2700 K lamp's on cherry: red clipped, blue and green both nearly in the lamp's
     # and the board's ratio) and nothing is measured there; yet a gap clipped where the board is
     # not has light added. There the gap is taken as lit as the board's median and the
-    # reflection read from its unclipped channels alone; a hole with two such gaps counts as in a
-    # reflection (the caller doubts it if the hole is clipped as well)
+    # reflection read from its two unclipped channels; a hole with two such gaps counts as in a
+    # reflection (the caller doubts it if the hole is clipped as well). Not with one channel
+    # left: a patch of sun (which multiplies) clips two, and was "taken out" as a reflection
     lifted = ((g >= GLARE_CLIPPED) & (board < GLARE_CLIPPED)[None, :]).any(axis=1)
-    unknown = lifted & ~ok
+    unknown = lifted & ~ok & (w.sum(axis=1) >= 2)  # with one channel left, sun clipped as well
     above = (w * (g - board[None, :]) / light[None, :]).sum(axis=1) / np.maximum(w.sum(axis=1), 1.0)
     strength = np.where(unknown, np.clip(above, 0.0, 0.9 * (g / light).min(axis=1)), strength)
     grid = strength.reshape(rows + 1, cols + 1)
@@ -256,7 +257,7 @@ def glare_features(
     at_hole = np.median(four, axis=0)  # not the largest: a gap at the edge of a clipped patch of sun
     level = np.exp(_log(holes[:, :3]) - features[:, :3]) - LOG_OFFSET  # the light at each hole
     found = at_hole * light.mean() > GLARE_SHARE * level.mean(axis=1)
-    lifted_grid = lifted.reshape(rows + 1, cols + 1)
+    lifted_grid = unknown.reshape(rows + 1, cols + 1)
     corners = [lifted_grid[:-1, :-1], lifted_grid[:-1, 1:], lifted_grid[1:, :-1], lifted_grid[1:, 1:]]
     found |= np.stack(corners).reshape(4, n).sum(axis=0) >= 2
     if not found.any():
