@@ -57,6 +57,10 @@ PEGS_BGR: dict[str, tuple[float, float, float]] = {
     "black": (30, 30, 32),
 }
 
+# bumped with every change to how pictures look (keys vision_unseen's picture cache): 2 = the
+# lamp's reflection in the lamp's colour (it was grey)
+RENDER_VERSION = 2
+
 LAMPS = {  # colour temperature -> BGR gain
     2700: (0.55, 0.80, 1.0),
     3500: (0.72, 0.88, 1.0),
