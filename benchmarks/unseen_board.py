@@ -57,6 +57,10 @@ PEGS_BGR: dict[str, tuple[float, float, float]] = {
     "black": (30, 30, 32),
 }
 
+# bumped with every change to how pictures look (keys vision_unseen's picture cache): 2 = the
+# lamp's reflection in the lamp's colour (it was grey)
+RENDER_VERSION = 2
+
 LAMPS = {  # colour temperature -> BGR gain
     2700: (0.55, 0.80, 1.0),
     3500: (0.72, 0.88, 1.0),
@@ -368,7 +372,11 @@ def render(setup: Setup, shot: Shot) -> np.ndarray:
         sigma = 0.09 * min(w, h)
         xs = np.exp(-((np.arange(w, dtype=np.float32) - gx) ** 2) / (2 * sigma**2))
         ys = np.exp(-((np.arange(h, dtype=np.float32) - gy) ** 2) / (2 * sigma**2))
-        frame += (setup.glare * 150 * ys[:, None] * xs[None, :])[:, :, None]
+        # a mirror image of the lamp: its colour (mean 1), as the stickers' paper shows it. Before
+        # the review of the third round it was grey (every figure in docs/vision.md up to then)
+        tint = np.array(LAMPS[setup.lamp], np.float32)
+        tint = tint / tint.mean()
+        frame += (setup.glare * 150 * ys[:, None] * xs[None, :])[:, :, None] * tint[None, None, :]
     for _ in range(setup.glints):  # small sharp reflections on the varnish
         gx, gy = rng.uniform(0.15, 0.85) * w, rng.uniform(0.15, 0.85) * h
         cv2.ellipse(

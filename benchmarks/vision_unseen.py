@@ -50,7 +50,9 @@ def _frame(setup, shot, cache: Path | None):  # type: ignore[no-untyped-def]
 
     if cache is None:
         return ub.render(setup, shot)
-    key = hashlib.sha1(repr((setup, shot)).encode()).hexdigest()[:20]
+    # the renderer's version is part of the key: a cache filled before a change to the renderer
+    # (the reflection's colour, review of the third round) must not be read as the new pictures
+    key = hashlib.sha1(repr((ub.RENDER_VERSION, setup, shot)).encode()).hexdigest()[:20]
     path = cache / f"{setup.name}-{key}.png"
     if path.exists():
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)

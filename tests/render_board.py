@@ -227,7 +227,8 @@ def render(scene: Scene) -> np.ndarray:
         gx, gy = w * (0.35 + 0.3 * lamp.random()), h * (0.3 + 0.4 * lamp.random())
         sigma = 0.12 * min(w, h)
         blob = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sigma**2))
-        frame += (scene.glare * 120 * scene.light * blob)[:, :, None]
+        # a mirror image of the lamp, so in its colour (mean 1): grey only under white light
+        frame += (scene.glare * 120 * scene.light * blob)[:, :, None] * (warm / warm.mean())[None, None, :]
     if scene.noise > 0:
         rng = np.random.default_rng([scene.seed, scene.frame])
         frame += rng.normal(0, scene.noise, frame.shape).astype(np.float32)

@@ -392,11 +392,14 @@ def test_pegs_that_lean_across_the_board_are_read_by_their_head_alone(
     ("lean", "radii", "features"),
     [
         (0.04, (0.08, 0.08, 0.08), (18, 18, 9)),  # tees: judged from the third peg on
-        (0.007, (0.05, 0.05, 0.09), (18, 18, 18)),  # two pale pegs measured small: no lean
-        (0.012, (0.05, 0.05, 0.09), (18, 18, 9)),  # ... but a lean beyond the largest head is
+        (0.007, (0.07, 0.08, 0.09), (18, 18, 18)),  # a lean within the head's radius: none
+        (0.012, (0.05, 0.05, 0.09), (18, 18, 9)),  # ... a lean beyond it is
+        # one head over-measured (a shadow counted with it) hid a real lean when the largest
+        # head was the measure (review of the third round): the median is
+        (0.012, (0.08, 0.08, 0.3), (18, 18, 9)),
     ],
 )
-def test_the_lean_is_judged_from_three_pegs_against_the_largest_head(
+def test_the_lean_is_judged_from_three_pegs_against_the_median_head(
     monkeypatch: pytest.MonkeyPatch, lean: float, radii: tuple[float, ...], features: tuple[int, ...]
 ) -> None:
     # two domes on birch under a warm lamp: the slope fitted from two pegs was as large as the
@@ -490,12 +493,88 @@ def test_colours_brought_together_by_the_lamp_s_reflection_are_judged_without_it
     # a green peg on cherry under a 2700 K lamp came within 1.8 spreads of the blue learnt near
     # the reflection; with the reflection taken out of both holes they are far apart. A peg
     # that looks like a learnt colour without any reflection is still refused (test above)
-    from vision.calibration_session import LOOKS_LIKE, _apart_without_glare
+    from vision.calibration_session import LOOKS_LIKE, _apart_without_glare, looks_alike
     from vision.profile import ColourModel
 
     blue = ColourModel("B", "blue", (0.3, -0.1, -0.9) * 3, (0.2,) * 9, 1)
-    seen_blue = np.array([0.6, -0.2, -1.3] * 3)  # the blue hole without the reflection
+    # the blue hole without the reflection (2.3 spreads from green, as once measured, is no
+    # longer enough: APART_CLEARLY, test below)
+    seen_blue = np.array([1.2, -0.4, -1.8] * 3)
     green = np.array([-0.1, 0.2, -1.3] * 3)
-    assert np.sqrt((((green - np.array(blue.mean)) / 0.2) ** 2).mean()) < LOOKS_LIKE  # alike as seen
-    assert _apart_without_glare([blue], [seen_blue], green)
-    assert not _apart_without_glare([blue], [seen_blue], seen_blue + 0.1)
+    seen = float(np.sqrt((((green - np.array(blue.mean)) / 0.2) ** 2).mean()))
+    assert seen < LOOKS_LIKE  # alike as seen
+    apart, closest = _apart_without_glare([blue], [seen_blue], green)
+    assert closest == 0 and not looks_alike(seen, apart)
+    assert looks_alike(seen, _apart_without_glare([blue], [seen_blue], seen_blue + 0.1)[0])
+
+
+def test_a_peg_alike_as_seen_is_learnt_only_when_clearly_apart_without_the_reflection() -> None:
+    # taking the reflection out of one hole is noisy: just apart without it is not enough to
+    # learn a peg that looks like a learnt colour (review of the third round) ...
+    from vision.calibration_session import LOOKS_LIKE, looks_alike
+
+    assert looks_alike(0.9 * LOOKS_LIKE, 1.5 * LOOKS_LIKE)
+    assert not looks_alike(0.9 * LOOKS_LIKE, 2.5 * LOOKS_LIKE)
+    # ... and a peg apart as seen but alike without the reflection (the same peg moved into it)
+    assert looks_alike(1.6 * LOOKS_LIKE, 0.6 * LOOKS_LIKE)
+    assert not looks_alike(3 * LOOKS_LIKE, 1.5 * LOOKS_LIKE)
+
+
+def test_the_lean_is_judged_at_the_last_colour_even_when_pegs_go_unmeasured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # two of four pegs too close to the board's colour to measure: counting measured pegs, the
+    # lean was never judged and leaning tees were read by a disc beside their heads
+    import vision.calibration as calibration
+    from vision import calibration_session
+
+    calls: dict[tuple[float, float], int] = {}
+
+    def leaning_peg(peg, empty, centre, pitch):  # type: ignore[no-untyped-def]
+        col, row = (centre[0] / pitch - 0.75, centre[1] / pitch - 0.75)
+        calls.setdefault(centre, len(calls))
+        if calls[centre] in (1, 2):  # the second and third colour are not measured
+            return None
+        return 0.04 * (col - 4.5), 0.04 * (row - 12.0), 0.08
+
+    built = []
+
+    def learn(self, base):  # type: ignore[no-untyped-def]
+        built.append(base.features)
+        return calibration_session.Outcome(True, "colour-learnt")
+
+    monkeypatch.setattr(calibration, "measure_peg", leaning_peg)
+    monkeypatch.setattr(calibration_session.CalibrationSession, "_learn", learn)
+    session = started([("R", "red"), ("B", "blue"), ("G", "green"), ("Y", "yellow")])
+    pegs: dict[int, str] = {}
+    for k, (_letter, name) in enumerate(session.colours):
+        pegs[session.targets[k]] = name
+        assert session.learn_colour(render(replace(BASE, pegs=dict(pegs), frame=k + 1))).ok
+        assert built[-1] == (9 if k == 3 else 18), (k, built)
+
+
+@pytest.mark.parametrize("warmth", [0.0, 0.4])
+def test_the_same_peg_offered_for_a_second_colour_in_the_reflection_is_refused(warmth: float) -> None:
+    # the lamp's reflection lifts one of the two holes: the same blue peg offered again for
+    # yellow looked 3 spreads from the blue learnt (more than LOOKS_LIKE) and was learnt as
+    # yellow. Without the reflection it is within LOOKS_LIKE: refused. (Under a 2700 K lamp,
+    # warmth 0.8, it is still learnt: a limit, docs/vision.md)
+    lit = replace(BASE, glare=0.8, warmth=warmth)
+    session = started([("B", "blue"), ("Y", "yellow")], lit)
+    blue_hole, yellow_hole = session.targets
+    assert session.learn_colour(render(replace(lit, pegs={blue_hole: "blue"}, frame=1))).ok
+    twice = {blue_hole: "blue", yellow_hole: "blue"}
+    outcome = session.learn_colour(render(replace(lit, pegs=twice, frame=2)))
+    assert not outcome.ok and outcome.message.startswith("looks-like-other"), outcome
+    assert outcome.values["other"] == "blue"
+
+
+def test_the_lamp_s_colour_is_learnt_from_the_stickers_paper() -> None:
+    # a reflection of the lamp has the lamp's colour: the profile keeps it for the reader
+    from vision.profile import profile_from_json
+
+    session = started([("R", "red")], replace(BASE, warmth=1.0))
+    assert session.learn_colour(render(replace(BASE, warmth=1.0, pegs={session.targets[0]: "red"}))).ok
+    b, _g, r = session.profile.lamp
+    assert r > 1.2 * b
+    assert profile_from_json(session.profile.to_json()).lamp == session.profile.lamp

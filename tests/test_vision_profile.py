@@ -73,6 +73,8 @@ def test_save_and_load(tmp_path: Path) -> None:
         ({"colours": {"R": {"mean": [0, 0, 0], "spread": [1, 0, 1]}}}, "colours.R.spread"),
         ({"markers": {"stickers": [{"id": 0, "centre": [0], "size": 4}]}}, "stickers[0].centre"),
         ({"markers": {"stickers": [{"id": 0, "centre": [0, 0], "size": 4, "angle": ""}]}}, "[0].angle"),
+        ({"lamp": [1.0, 1.0]}, "lamp"),
+        ({"lamp": [0.0, 1.0, 2.0]}, "lamp"),
     ],
 )
 def test_a_bad_profile_names_the_field(change: dict[str, object], where: str) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vision.calibration import target_holes
+from vision.markers import paper_colour, paper_samples
 from vision.profile import BoardProfile, ProfileError
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ MIN_RADIUS = 0.06
 HEAD_ONLY = 9  # the quartiles of the head's disc alone, for pegs that lean (see _rebuild)
 FEATURES = 18  # the guided calibration's features: quartiles of the head's disc and the hole's
 LOOKS_LIKE = 2.0  # spreads (root mean square): a peg this close to a learnt colour is that colour
+APART_CLEARLY = 2.0  # times LOOKS_LIKE apart without the reflection to learn a peg that looks alike
 LEAN_PEGS = 3  # calibration pegs measured before the lean decides on head-only features
 RADIUS_SHARE = 0.75  # the sampling disc's radius as a share of the measured peg's: inside the head
 
@@ -191,14 +193,7 @@ def paper_warmth(frame: NDArray[np.uint8], found: dict[int, NDArray[np.float64]]
     """
     import numpy as np
 
-    samples = []
-    for quad in found.values():
-        centre = quad.mean(axis=0)
-        edges = (quad + np.roll(quad, -1, axis=0)) / 2
-        for point, reach in [*((q, 1.12) for q in quad), *((e, 1.1) for e in edges)]:
-            x, y = np.rint(centre + reach * (point - centre)).astype(int)
-            if 1 <= x < frame.shape[1] - 1 and 1 <= y < frame.shape[0] - 1:
-                samples.append(np.median(frame[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3), axis=0))
+    samples = paper_samples(frame, found)
     if not samples:
         return None
     b, _g, r = np.median(np.asarray(samples, dtype=np.float64), axis=0)
@@ -238,6 +233,7 @@ class CalibrationSession:
         self.peg_radius: float | None = None  # measured, in pitches
         self.hard: list[str] = []  # colours close to the board's: read less surely
         self.warmth: float | None = None  # the light's colour on the stickers' paper (paper_warmth)
+        self.paper: tuple[float, float, float] | None = None  # that paper as seen (paper_colour)
         self._finder = MarkerFinder(profile.dictionary)
 
     @property
@@ -310,7 +306,9 @@ class CalibrationSession:
         except ProfileError:
             return Outcome(False, "stickers-not-found")
         self.empty_frame = frame
-        self.warmth = paper_warmth(frame, self._finder.find(frame))
+        found = self._finder.find(frame)
+        self.warmth = paper_warmth(frame, found)
+        self.paper = paper_colour(frame, found)
         self.steps = []
         self.learnt = []
         outcome = self._rebuild()
@@ -375,6 +373,7 @@ class CalibrationSession:
             fit_head_shift,
             measure_peg,
         )
+        from vision.classify import lamp_colour
         from vision.sampling import Sampler
 
         assert self.empty_frame is not None
@@ -404,15 +403,21 @@ class CalibrationSession:
         # slope is as noisy as the lean it measures, so two domes on birch were taken for leaning
         # tees and the white one, plain in its hole, was "no longer seen" by its head alone (every
         # draw of birch-pale-pegs-warm was refused).
-        # The head's size it is compared with is the largest measured: a peg close to the board's
-        # colour measures small (fewer of its pixels stand out), never large.
-        judged = len(radii) >= min(LEAN_PEGS, max(1, len(self.colours)))
-        leaning = judged and abs(shift[0]) * max(base.rows, base.cols) > max(radii, default=0.0)
+        # Judged from LEAN_PEGS measured pegs, or at the last step from as many as were measured:
+        # counting measured pegs alone, a set with pegs too close to the board to measure never
+        # reached the count and a real lean was never judged (review of the third round).
+        # The head's size it is compared with is the median measured, not the largest: one head
+        # over-measured (a shadow or the neighbour counted with it) hid a real lean.
+        done = len(self.steps) == len(self.colours)
+        judged = len(radii) >= LEAN_PEGS or (done and bool(radii))
+        head = float(np.median(radii)) if radii else 0.0
+        leaning = judged and abs(shift[0]) * max(base.rows, base.cols) > head
         base = replace(
             base,
             sample_radius=float(min(DEFAULT_RADIUS, max(MIN_RADIUS, radius))),
             head_shift=shift,
             features=HEAD_ONLY if leaning else FEATURES,
+            lamp=lamp_colour(self.paper),
             peg_size=0.0 if self.peg_radius is None else round(2 * self.peg_radius, 3),
         )
         return self._learn(base)
@@ -443,7 +448,7 @@ class CalibrationSession:
             assert features is not None and result.samples is not None
             shots.append(features)
             clean, _glared = glare_features(
-                result.samples.holes, result.samples.gaps, features, profile.rows, profile.cols
+                result.samples.holes, result.samples.gaps, features, profile.rows, profile.cols, profile.lamp
             )
             far = peg_distance(features, profile.empty, empty_features)
             placed = {h for _l, _n, h, _f in self.steps[: i + 1]}
@@ -457,8 +462,13 @@ class CalibrationSession:
                 near = known.distances(features[hole : hole + 1])[0]
                 best = int(near.argmin())
                 alike = best > 0 and near[best] < LOOKS_LIKE
-                if alike and not _apart_without_glare(colours, unglared, clean[hole]):
-                    other = colours[best - 1].name
+                # ... or without the reflection: the same peg moved into or out of the lamp's
+                # reflection looks 2-4 spreads apart as seen (the same blue peg offered for
+                # yellow was learnt); a peg alike as seen is learnt only when clearly apart
+                # without the reflection (APART_CLEARLY), as that removal is noisy on one hole
+                apart, closest = _apart_without_glare(colours, unglared, clean[hole])
+                if looks_alike(float(near[best]) if best > 0 else float("inf"), apart):
+                    other = colours[best - 1 if alike else closest].name
                     warm = self.warmth is not None and self.warmth > WARM
                     key = "looks-like-other-warm" if warm else "looks-like-other"
                     return Outcome(False, key, (hole,), {**where, "other": other})
@@ -518,23 +528,34 @@ class CalibrationSession:
         return Outcome(True, "saved")
 
 
+def looks_alike(seen: float, without: float) -> bool:
+    """Is a new peg that many spreads from the closest learnt colour as seen and ``without``
+    the lamp's reflection that colour? Within :data:`LOOKS_LIKE` either way; alike as seen
+    unless clearly apart (:data:`APART_CLEARLY`) without the reflection."""
+    return without < LOOKS_LIKE or (seen < LOOKS_LIKE and without < APART_CLEARLY * LOOKS_LIKE)
+
+
 def _apart_without_glare(
     colours: Sequence[ColourModel], seen: Sequence[NDArray[np.float64]], peg: NDArray[np.float64]
-) -> bool:
-    """Is the new peg at least :data:`LOOKS_LIKE` spreads from every learnt colour once a lamp's
-    reflection is taken out of both holes (``seen``: each colour's hole so, ``peg``: the new one)?
+) -> tuple[float, int]:
+    """How far (spreads, root mean square) the new peg is from the closest learnt colour once a
+    lamp's reflection is taken out of both holes (``seen``: each colour's hole so, ``peg``: the
+    new one), and which colour that is.
 
     Every calibration picture has the lamp's reflection in the same place, and a peg near it is
     lifted towards grey: a green peg on cherry under a 2700 K lamp came within 1.8 spreads of the
     blue peg learnt near the reflection and was refused as "looks blue" on two of three draws.
     The colours themselves are learnt as seen (the reader reads what the camera sees, and doubts
-    a hole whose reading a reflection changes); only the refusal is judged without it.
+    a hole whose reading a reflection changes); only the refusal is judged without it, and
+    overridden only with a clear margin (:data:`APART_CLEARLY`): taking a reflection out of one
+    hole is noisy, and a peg that looks like a learnt colour as seen but just apart without the
+    reflection (the same blue peg offered for yellow) would have been learnt as a second colour.
     """
     import numpy as np
 
     if not colours:
-        return True
+        return float("inf"), -1
     spreads = np.array([c.spread for c in colours], dtype=np.float64)
     means = np.array(seen, dtype=np.float64)
     d = np.sqrt((((peg[None, :] - means) / spreads) ** 2).mean(axis=1))
-    return bool(d.min() >= LOOKS_LIKE)
+    return float(d.min()), int(d.argmin())

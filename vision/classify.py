@@ -58,7 +58,15 @@ def hole_features(
     """
     import numpy as np
 
-    lg = _log(gaps).reshape(rows + 1, cols + 1, 3)
+    light = block_median(_log(gaps).reshape(rows + 1, cols + 1, 3), rows, cols)
+    return np.asarray(_log(holes) - np.tile(light, holes.shape[1] // 3), dtype=np.float64)
+
+
+def block_median(lg: NDArray[np.float64], rows: int, cols: int) -> NDArray[np.float64]:
+    """(rows*cols, k): per hole the median of the (rows + 1, cols + 1, k) gap values ``lg`` in
+    the 4x4 block around it, its four own gaps counted extra (see :func:`hole_features`)."""
+    import numpy as np
+
     padded = np.pad(lg, ((1, 1), (1, 1), (0, 0)), constant_values=np.nan)
     ring = [padded[dr : dr + rows, dc : dc + cols] for dr in range(4) for dc in range(4)]
     nearest = [padded[dr : dr + rows, dc : dc + cols] for dr in (1, 2) for dc in (1, 2)]
@@ -69,8 +77,7 @@ def hole_features(
     ordered = np.sort(block, axis=0)
     low = np.take_along_axis(ordered, (count - 1) // 2, axis=0)[0]
     high = np.take_along_axis(ordered, count // 2, axis=0)[0]
-    light = ((low + high) / 2).reshape(rows * cols, 3)
-    return np.asarray(_log(holes) - np.tile(light, holes.shape[1] // 3), dtype=np.float64)
+    return np.asarray(((low + high) / 2).reshape(rows * cols, lg.shape[2]), dtype=np.float64)
 
 
 def light_explained(
@@ -164,51 +171,100 @@ GLARE_CHROMA = 0.12  # the board's colour must differ from grey by this much (st
 GLARE_CLIPPED = 250  # grey levels: a channel this bright may be saturated and is left out of the fit
 
 
+def lamp_colour(paper: Sequence[float] | None) -> tuple[float, float, float]:
+    """The lamp's colour (BGR, mean 1) from the stickers' white paper as seen (BGR grey levels);
+    grey without a usable sample (none, too dark, or clipped in two channels or more). Paper
+    clipped in one channel (the red of a warm lamp, often) still says the lamp is warm, if less
+    than it is: taken as seen."""
+    if paper is None or len(paper) != 3 or min(paper) < 8.0:
+        return (1.0, 1.0, 1.0)
+    if sum(float(v) >= GLARE_CLIPPED for v in paper) >= 2:
+        return (1.0, 1.0, 1.0)
+    mean = sum(float(v) for v in paper) / 3.0
+    b, g, r = (float(v) / mean for v in paper)
+    return (b, g, r)
+
+
 def glare_features(
-    holes: NDArray[np.float32], gaps: NDArray[np.float32], features: NDArray[np.float64], rows: int, cols: int
+    holes: NDArray[np.float32],
+    gaps: NDArray[np.float32],
+    features: NDArray[np.float64],
+    rows: int,
+    cols: int,
+    lamp: Sequence[float] = (1.0, 1.0, 1.0),
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
     """``features`` with a lamp's reflection taken out, and per hole whether one was there.
 
-    A reflection on the varnish *adds* light, the same in every channel, where a lamp or the sun
-    *multiplies* it. Added light lifts a dark cavity and the dim channels most, so under a warm
-    lamp an empty hole in a reflection no longer looks like a dark cavity in wood but like a flat
-    disc darker in red than in blue: on cherry it read as a confident red peg (issue 13, 0.5 %
-    of the holes of ``cherry-dome-red-glare``), and a white peg on walnut read as empty. The
-    board's own colour is the median of all gaps of this frame; each gap is fitted as
-    ``a * board + reflection`` per channel (least squares, the reflection at least 0), a hole's
-    reflection is the median of its four gaps', and the features are computed again with it
-    taken out of the hole and of every gap. Where the board is nearly grey (:data:`GLARE_CHROMA`)
-    the two cannot be told apart and nothing is taken out. The caller compares the readings with
-    and without the reflection and reports a hole on which they differ as unsure: a reflection
-    can then change a reading to "unsure", never to a peg.
+    A reflection on the varnish *adds* light where a lamp or the sun *multiplies* it. Added
+    light lifts a dark cavity and the dim channels most, so under a warm lamp an empty hole in
+    a reflection no longer looks like a dark cavity in wood but like a flat disc darker in red
+    than in blue: on cherry it read as a confident red peg (issue 13, 0.5 % of the holes of
+    ``cherry-dome-red-glare``), and a white peg on walnut read as empty. A mirror reflection has
+    the colour of the lamp it mirrors (``lamp``, BGR, e.g. :func:`lamp_colour` of the stickers'
+    paper): grey only under white light. Fitted as grey, a 2700 K lamp's reflection left most
+    of itself in the holes and empty holes on cherry read as confident red (review of the third
+    round). The board's own colour is the median of all gaps of this frame; each gap is fitted
+    as ``a * board + r * lamp`` per channel (least squares, ``r`` at least 0), a hole's
+    reflection is the median of its four gaps', and the features are computed again with
+    it taken out of the hole and of every gap. Where the board's colour is nearly the lamp's
+    (:data:`GLARE_CHROMA`) the two cannot be told apart and nothing is taken out. The caller
+    compares the readings with and without the reflection and reports a hole on which they
+    differ as unsure: a reflection can then change a reading to "unsure", never to a peg.
     """
     import numpy as np
 
     n = rows * cols
     g = gaps.reshape(-1, 3).astype(np.float64)
+    light = np.asarray(lamp, dtype=np.float64)
+    light = light / light.mean()
     board = np.median(g, axis=0)
-    if float(board.std() / max(board.mean(), 1e-6)) < GLARE_CHROMA:
+    own = board / light  # the board's colour under white light: must differ from the lamp's
+    if float(own.std() / max(own.mean(), 1e-6)) < GLARE_CHROMA:
         return np.asarray(features, dtype=np.float64), np.zeros(n, dtype=np.bool_)
     c = board / board.mean()
     # saturated channels say nothing about the light (a sunlit gap clipped in red looks as if
     # grey light were added): each gap is fitted on its channels below GLARE_CLIPPED only, and
     # with fewer than two of them nothing can be told there
     w = (g < GLARE_CLIPPED).astype(np.float64)
-    s_cc, s_c, s_1 = w @ (c * c), w @ c, w.sum(axis=1)
-    s_cg, s_g = (w * g) @ c, (w * g).sum(axis=1)
-    det = s_cc * s_1 - s_c * s_c
-    ok = det > 1e-3
-    added = np.where(ok, (s_cc * s_g - s_c * s_cg) / np.where(ok, det, 1.0), 0.0)
-    added = np.clip(added, 0.0, 0.9 * g.min(axis=1))
-    grid = added.reshape(rows + 1, cols + 1)
+    s_cc, s_cl, s_ll = w @ (c * c), w @ (c * light), w @ (light * light)
+    s_cg, s_lg = (w * g) @ c, (w * g) @ light
+    det = s_cc * s_ll - s_cl * s_cl
+    # relative to the channels used (c and the lamp have mean 1): a gap fitted on two nearly
+    # alike channels tells nothing, whatever the grey levels
+    ok = det > (0.5 * GLARE_CHROMA) ** 2 * w.sum(axis=1) ** 2
+    strength = np.where(ok, (s_cc * s_lg - s_cl * s_cg) / np.where(ok, det, 1.0), 0.0)
+    strength = np.clip(strength, 0.0, 0.9 * (g / light).min(axis=1))
+    # where a reflection clips the board's brightest channel, the two left may not tell it from
+    # the board (a 2700 K lamp's on cherry: red clipped, blue and green both nearly in the lamp's
+    # and the board's ratio) and nothing is measured there; yet a gap clipped where the board is
+    # not has light added. There the gap is taken as lit as the board's median and the
+    # reflection read from its two unclipped channels; a hole with two such gaps counts as in a
+    # reflection (the caller doubts it if the hole is clipped as well). Not with one channel
+    # left: a patch of sun (which multiplies) clips two, and was "taken out" as a reflection
+    lifted = ((g >= GLARE_CLIPPED) & (board < GLARE_CLIPPED)[None, :]).any(axis=1)
+    unknown = lifted & ~ok & (w.sum(axis=1) >= 2)  # with one channel left, sun clipped as well
+    above = (w * (g - board[None, :]) / light[None, :]).sum(axis=1) / np.maximum(w.sum(axis=1), 1.0)
+    strength = np.where(unknown, np.clip(above, 0.0, 0.9 * (g / light).min(axis=1)), strength)
+    grid = strength.reshape(rows + 1, cols + 1)
+    # a gap of the outer ring may lie off the board (the table beside an edge hole), and the
+    # table is "fitted" as a reflection there: 36 of 100 holes of a board on a grey table were
+    # unsure. An outer gap counts no more than the gap next to it inside (a reflection at the
+    # edge lights both; the table beside the board only the outer one)
+    grid = strength.reshape(rows + 1, cols + 1).copy()
+    grid[0], grid[-1] = np.minimum(grid[0], grid[1]), np.minimum(grid[-1], grid[-2])
+    grid[:, 0], grid[:, -1] = np.minimum(grid[:, 0], grid[:, 1]), np.minimum(grid[:, -1], grid[:, -2])
     four = np.stack([grid[:-1, :-1], grid[:-1, 1:], grid[1:, :-1], grid[1:, 1:]]).reshape(4, n)
     at_hole = np.median(four, axis=0)  # not the largest: a gap at the edge of a clipped patch of sun
     level = np.exp(_log(holes[:, :3]) - features[:, :3]) - LOG_OFFSET  # the light at each hole
-    found = at_hole > GLARE_SHARE * level.mean(axis=1)
+    found = at_hole * light.mean() > GLARE_SHARE * level.mean(axis=1)
+    lifted_grid = unknown.reshape(rows + 1, cols + 1)
+    corners = [lifted_grid[:-1, :-1], lifted_grid[:-1, 1:], lifted_grid[1:, :-1], lifted_grid[1:, 1:]]
+    found |= np.stack(corners).reshape(4, n).sum(axis=0) >= 2
     if not found.any():
         return np.asarray(features, dtype=np.float64), found
-    clean_holes = np.maximum(holes.astype(np.float64) - at_hole[:, None], 0.0)
-    clean_gaps = np.maximum(g - added[:, None], 0.0)
+    tiled = np.tile(light, holes.shape[1] // 3)
+    clean_holes = np.maximum(holes.astype(np.float64) - at_hole[:, None] * tiled[None, :], 0.0)
+    clean_gaps = np.maximum(g - strength[:, None] * light[None, :], 0.0)
     clean = hole_features(clean_holes.astype(np.float32), clean_gaps.astype(np.float32), rows, cols)
     return np.asarray(np.where(found[:, None], clean, features), dtype=np.float64), np.asarray(found)
 

@@ -147,3 +147,35 @@ def measure_stickers(
     w, h = pitch * (cols - 1), pitch * (rows - 1)
     holes = ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h))
     return replace(profile, holes=holes, markers=tuple(markers))
+
+
+def paper_samples(
+    frame: NDArray[np.uint8], found: dict[int, NDArray[np.float64]]
+) -> list[NDArray[np.float64]]:
+    """3x3 medians of the white paper just outside each sticker's corners and edges (``found``:
+    the stickers' corners in the picture, as :meth:`MarkerFinder.find` gives them)."""
+    import numpy as np
+
+    samples = []
+    for quad in found.values():
+        centre = quad.mean(axis=0)
+        edges = (quad + np.roll(quad, -1, axis=0)) / 2
+        for point, reach in [*((q, 1.12) for q in quad), *((e, 1.1) for e in edges)]:
+            x, y = np.rint(centre + reach * (point - centre)).astype(int)
+            if 1 <= x < frame.shape[1] - 1 and 1 <= y < frame.shape[0] - 1:
+                samples.append(np.median(frame[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3), axis=0))
+    return samples
+
+
+def paper_colour(
+    frame: NDArray[np.uint8], found: dict[int, NDArray[np.float64]]
+) -> tuple[float, float, float] | None:
+    """The stickers' white paper as seen (BGR, the median of :func:`paper_samples`): the
+    lamp's colour, which a reflection of it on the varnish has as well."""
+    import numpy as np
+
+    samples = paper_samples(frame, found)
+    if not samples:
+        return None
+    b, g, r = np.median(np.asarray(samples, dtype=np.float64), axis=0)
+    return (float(b), float(g), float(r))

@@ -94,6 +94,9 @@ class BoardProfile:
     # camera); (k, mx, my), measured by the guided calibration, (0, 0, 0) = straight above the hole
     head_shift: tuple[float, float, float] = (0.0, 0.0, 0.0)
     peg_size: float = 0.0  # measured head diameter in pitches (0 = not measured); for the record
+    # the lamp's colour (BGR, mean 1) on the stickers' white paper at calibration: a reflection of
+    # the lamp on the varnish has it (vision.classify.glare_features); (1, 1, 1) = white light
+    lamp: tuple[float, float, float] = (1.0, 1.0, 1.0)
     empty_holes: tuple[tuple[float, ...], ...] = ()  # each hole's features on the empty board
     # numbers per hole: 3 = median colour (grids read by corners, older profiles), 9 = lower
     # quartile, median, upper quartile, 18 = those for the head's disc and the hole's own disc
@@ -152,6 +155,7 @@ class BoardProfile:
             "sample_radius": self.sample_radius,
             **({"head_shift": list(self.head_shift)} if any(self.head_shift) else {}),
             **({"peg_size": self.peg_size} if self.peg_size else {}),
+            **({"lamp": list(self.lamp)} if self.lamp != (1.0, 1.0, 1.0) else {}),
             **({"features": self.features} if self.features != 3 else {}),
             **({"empty_holes": self._own_json()} if self.empty_holes else {}),
             "colours": {c.letter: c.to_json() for c in self.colours},
@@ -278,6 +282,12 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
         raise ProfileError(f"{where} features", f"must be 3, 9 or 18, got {features!r}")
     if not 0.0 <= peg_size <= 1.5:
         raise ProfileError(f"{where} peg_size", f"must be 0..1.5 pitches, got {peg_size}")
+    lamp_json = data.get("lamp", [1.0, 1.0, 1.0])
+    if not isinstance(lamp_json, list) or len(lamp_json) != 3:
+        raise ProfileError(f"{where} lamp", f"expected [b, g, r], got {lamp_json!r}")
+    lamp = tuple(_number(f"{where} lamp", v) for v in lamp_json)
+    if not all(0.05 <= v <= 3.0 for v in lamp):
+        raise ProfileError(f"{where} lamp", f"each of b, g, r must be 0.05..3, got {list(lamp)}")
     own_json = data.get("empty_holes", [])
     if not isinstance(own_json, list) or (own_json and len(own_json) != rows * cols):
         raise ProfileError(f"{where} empty_holes", f"expected one list of numbers per hole ({rows * cols})")
@@ -301,6 +311,7 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
         sample_radius=radius,
         head_shift=(shift[0], shift[1], shift[2]),
         peg_size=peg_size,
+        lamp=(lamp[0], lamp[1], lamp[2]),
         empty_holes=own,
         features=features,
         empty=empty,

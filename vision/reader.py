@@ -20,16 +20,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from vision.classify import (
+    GLARE_CLIPPED,
     Classified,
     Classifier,
     GapWatch,
     brighter_than_own_gaps,
     glare_features,
     hole_features,
+    lamp_colour,
     light_explained,
     noise_spread,
 )
-from vision.markers import MarkerFinder, image_from_grid
+from vision.markers import MarkerFinder, image_from_grid, paper_colour
 from vision.profile import UNSURE, BoardProfile, ProfileError
 from vision.sampling import Sampler, Samples, homography_from_corners
 from vision.stability import Stabiliser
@@ -90,6 +92,7 @@ class BoardReader:
                 "markers", "the profile names fewer than two stickers and no grid corners were given"
             )
         self.finder = MarkerFinder(profile.dictionary) if self.fixed is None else None
+        self.paper_lamp: tuple[float, float, float] | None = None  # lamp_colour on the stickers' paper
         self.stabiliser = Stabiliser(still_frames)
         self.relocate_every = relocate_every
         self.watch_hands = watch_hands
@@ -107,7 +110,12 @@ class BoardReader:
         """Look for the stickers; keeps the last position when they are not found."""
         if self.fixed is not None or self.finder is None:
             return True
-        h = image_from_grid(self.finder.find(frame), self.profile)
+        found = self.finder.find(frame)
+        h = image_from_grid(found, self.profile)
+        # the lamp's colour on the stickers' paper in this frame: a reflection of it has it too
+        paper = paper_colour(frame, found)
+        if paper is not None:
+            self.paper_lamp = lamp_colour(paper)
         self._since_located = 0
         if h is None:
             self._lost = True
@@ -168,15 +176,26 @@ class BoardReader:
         # reflection must never turn an empty hole into a peg (nor a pale peg into an empty hole).
         # Quartile profiles only (the peg board's guided calibration): on the Go photos (medians,
         # sun clipped to white over bare board) it doubted correct readings (worst photo 94 %)
-        clean, glared = (
-            glare_features(samples.holes, samples.gaps, features, rows, cols)
-            if features.shape[1] > 3
-            else (features, np.zeros(len(features), dtype=np.bool_))
-        )
-        if glared.any():
-            again = self.classifier.classify(clean, noise).letters
-            for k in np.flatnonzero(glared).tolist():
-                doubtful[k] |= again[k] != result.letters[k]
+        # The reflection has the lamp's colour: the stickers' paper's in this frame (when the
+        # stickers were last found) and at calibration (the profile's); it is also taken out as
+        # grey (daylight). A hole doubted by any of these removals is unsure
+        if features.shape[1] > 3:
+            lamps: list[tuple[float, float, float]] = [(1.0, 1.0, 1.0)]
+            for lamp in (self.paper_lamp, self.profile.lamp):
+                new = lamp is not None and all(_unlike(lamp, k) for k in lamps)
+                if new and lamp is not None:
+                    lamps.append(lamp)
+            for lamp in lamps:
+                clean, glared = glare_features(samples.holes, samples.gaps, features, rows, cols, lamp)
+                if not glared.any():
+                    continue
+                again = self.classifier.classify(clean, noise).letters
+                for k in np.flatnonzero(glared).tolist():
+                    doubtful[k] |= again[k] != result.letters[k]
+                # where the reflection clipped a channel of the hole, what lies under it is
+                # unknown: taking the reflection out of 255 leaves too little (a 130-level
+                # reflection on cherry left the centre hole a confident red)
+                doubtful |= glared & (samples.holes >= GLARE_CLIPPED).any(axis=1)
         for i in np.flatnonzero(doubtful):
             result.letters[int(i)] = UNSURE
         result.confidence = np.where(doubtful, 0.0, result.confidence)
@@ -314,3 +333,8 @@ def read_image(
         samples,
         features,
     )
+
+
+def _unlike(a: Sequence[float], b: Sequence[float]) -> bool:
+    """Two lamp colours (mean 1) that differ by more than 0.03 in some channel."""
+    return max(abs(x - y) for x, y in zip(a, b, strict=True)) > 0.03
