@@ -300,6 +300,8 @@ def test_leave_exhibitor_mode_from_the_real_staff_screen_gives_a_working_family_
         assert controller.loop.demo is None and not controller.blocking
         assert Window.dispatch("on_request_close") is not True  # the window may close again
         clock.now += 3600
+        controller.tick()  # autotick is off here: tick the released controller (and its loop) by hand
+        controller.loop.tick()
         frames(2)
         assert manager.current == "home"  # no exhibit timer brings a loop back
         setups = [n for n in manager.screen_names if n.endswith("-setup")]

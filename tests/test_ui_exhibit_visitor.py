@@ -405,3 +405,55 @@ def test_the_visitors_pegs_are_activity_and_the_computers_own_peg_is_not(ui: Any
     stray = next(h for h in range(100) if h not in v.screen.source.occupied)
     v.tap_hole(stray)
     assert heard == [True]
+
+
+def test_a_flickering_hole_counts_once_until_the_screen_is_touched(ui: Any) -> None:
+    """A faulty sensor flickering in one hole must not keep an abandoned game alive for ever: each
+    hole counts as activity once until the next touch on the screen; an unsure hole never counts;
+    a peg swapped for another colour does."""
+    from kivy.tests.common import UnitTestTouch
+
+    from hardware.board_source import BoardReading
+
+    v = Visitor(ui)
+    v.screen.new_setup = dealt(v.screen, [23, 45, 71, 80, 99], [55, 66, 77, 88, 93])
+    v.start()
+    heard: list[bool] = []
+    v.screen.activity = lambda: heard.append(True)
+    screen = v.screen
+
+    def reading(pegs: dict[int, str], unsure: frozenset[int] = frozenset()) -> BoardReading:
+        return BoardReading(frozenset(pegs), 0.0, colours=pegs, unsure=unsure)
+
+    screen.board_events([reading({})])
+    for _ in range(5):  # hole 42 flickers
+        screen.board_events([reading({42: "red"})])
+        screen.board_events([reading({})])
+    assert heard == [True]
+    screen.board_events([reading({42: "red", 7: "red"}, unsure=frozenset({7}))])  # 7: unsure
+    assert heard == [True]
+    screen.board_events([reading({42: "red", 8: "red"})])  # another hole: someone is there
+    assert heard == [True, True]
+    touch = UnitTestTouch(640, 465)  # a touch on the panel's title: the holes may count again
+    touch.touch_down()
+    touch.touch_up()
+    screen.board_events([reading({42: "blue", 8: "red"})])  # a peg swapped for another colour
+    assert heard == [True, True, True]
+    screen.board_events([reading({42: "red", 8: "red"})])  # swapped back: 42 counted already
+    assert heard == [True, True, True]
+
+
+def test_a_failing_board_hook_never_costs_the_referee_a_board_event(ui: Any) -> None:
+    v = Visitor(ui)
+    v.screen.new_setup = dealt(v.screen, [23, 45, 71, 80, 99], [55, 66, 77, 88, 93])
+    v.start()
+
+    def broken(events: Any) -> None:
+        raise RuntimeError("a hook's bug")
+
+    v.screen.board_events = broken  # type: ignore[method-assign]
+    hole = v.screen.referee.hole_of(99)
+    v.screen.source.put(hole, "red")
+    v.settle()
+    assert v.screen.referee.phase.value in ("who-played", "fix-board"), v.screen.referee.prompt.text
+    assert hole in v.screen.referee.prompt.holes  # the referee saw the peg despite the hook

@@ -340,11 +340,14 @@ class GameScreen(Screen):
         if self.referee is None:
             return
         events = self.queue.drain()
-        if events:
-            self.board_events(events)
         for event in events:
             self.referee.on_board_event(event)
         self.referee.tick()
+        if events:
+            try:  # after the referee has them: a hook can never cost the referee a board event
+                self.board_events(events)
+            except Exception:
+                log.exception("a screen's board_events hook failed; the game goes on")
         if self.outputs is not None:
             for refusal in self.outputs.poll_buttons(self.referee, self._ask_card):
                 self._problem(refusal)
@@ -352,8 +355,8 @@ class GameScreen(Screen):
             self.refresh_soon()
 
     def board_events(self, events: list[Any]) -> None:
-        """The board's events as the pump takes them (main thread), before the referee judges them:
-        a hook for screens that care who is at the board (the exhibit's idle timer)."""
+        """The board's events as the pump takes them (main thread), once the referee has them: a
+        hook for screens that care who is at the board (the exhibit's idle timer)."""
 
     def _ask_card(self, what: str) -> None:
         """A physical PLAY or DISCARD button was pressed: ask which card, as the screen's button does."""

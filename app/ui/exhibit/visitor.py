@@ -73,7 +73,8 @@ class VisitorGameScreen(GameScreen):
         # Someone moves pegs on the board: told to the exhibit controller (its idle timer), as a touch
         # on the screen is. None: nobody listens (the screen alone, in tests).
         self.activity: Callable[[], None] | None = None
-        self._occupied: frozenset[int] | None = None  # the board's pegs as last read
+        self._pegs: dict[int, str | None] | None = None  # the board's sure pegs (and colours) as last read
+        self._moved_holes: set[int] = set()  # holes that counted as activity since the last touch
         self._own_hand = False  # the screen itself is putting the computer's peg in
         self._build_panel()
 
@@ -112,7 +113,8 @@ class VisitorGameScreen(GameScreen):
         setup, table = self.new_setup("rows" if simulated else self._real_layout())
         game = Board99Game.create(self.scratch, setup, table, title=tr("A visitor's game"))
         self._starting = True
-        self._occupied = None
+        self._pegs = None
+        self._moved_holes = set()
         try:
             super().start(game, source, self.ctx.config.stable_seconds)
         finally:
@@ -231,16 +233,32 @@ class VisitorGameScreen(GameScreen):
                 self._own_hand = False
 
     def board_events(self, events: list[Any]) -> None:
-        """A peg put in or taken out is someone at the table: the idle timer starts again, so "Still
-        there?" never interrupts a visitor who moves pegs without touching the screen. Readings that
-        repeat the same pegs (a sensor board's rescans) and the screen's own hand do not count."""
+        """A peg put in, taken out or swapped is someone at the table: the idle timer starts again,
+        so "Still there?" never interrupts a visitor who moves pegs without touching the screen.
+
+        Not counted: readings that repeat the same pegs (a sensor board's rescans), holes the board
+        is unsure of, the screen's own hand, and a hole that already counted since the last touch
+        on the screen: a faulty sensor flickering in one hole would otherwise keep a game nobody
+        plays from ever returning to the loop."""
         for event in events:
             if not isinstance(event, BoardReading):
                 continue
-            moved = self._occupied is not None and event.occupied != self._occupied
-            self._occupied = event.occupied
-            if moved and not self._own_hand and self.activity is not None:
+            colours = event.colours or {}
+            pegs = {hole: colours.get(hole) for hole in event.occupied - event.unsure}
+            before, self._pegs = self._pegs, pegs
+            if before is None or self._own_hand:
+                continue
+            changed = {hole for hole in pegs.keys() | before.keys()
+                       if pegs.get(hole, "-") != before.get(hole, "-")} - event.unsure
+            fresh = changed - self._moved_holes
+            self._moved_holes |= changed
+            if fresh and self.activity is not None:
                 self.activity()
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """A touch on the screen: every hole may count as the board's activity again."""
+        self._moved_holes = set()
+        return bool(super().on_touch_down(touch))
 
     def _announce(self, what: str, card: int | None, by: str | None) -> None:
         if what == "play":
