@@ -19,36 +19,41 @@ log = logging.getLogger(__name__)
 def start_web(config: Any, live: LiveTable, port: int | None = None,
               bind: str | None = None) -> tuple[Any, str | None]:
     """(server or None, problem or None). ``port`` 0 picks a free port (tests); None: the config's."""
-    web_config = dict(config.web)
-    if port is None and not web_config["enabled"]:
+    if port is None and not config.web["enabled"]:
         return None, None
-    try:
+
+    def family_server(server_class: Any, web_config: dict[str, Any], port: int) -> Any:
         from app.web.pairing import Access
-        from app.web.server import WebError, WebServer
-    except ImportError as exc:
-        return None, f"the web display needs aiohttp ({exc}); install table99[web]"
-    server = WebServer(live, Access(data_dir()), bind or web_config["bind"],
-                       web_config["port"] if port is None else port,
-                       max_streams=web_config["max_viewers"], public_host=web_config["address"])
-    try:
-        server.start()
-    except WebError as exc:
-        return None, str(exc)
-    return server, None
+
+        return server_class(live, Access(data_dir()), bind or web_config["bind"], port,
+                            max_streams=web_config["max_viewers"], public_host=web_config["address"])
+
+    return _started("app.web.server", "WebServer", family_server, config, port)
 
 
 def start_follow_only(config: Any, live: LiveTable, port: int | None = None) -> tuple[Any, str | None]:
     """The exhibit's web display (:mod:`app.web.follow`) on ``live`` (the scratch store's table):
     (server or None, problem or None), on the config's ``[web]`` port, bind and address unless
     ``port`` is given (0: a free port)."""
+
+    def follow_server(server_class: Any, web_config: dict[str, Any], port: int) -> Any:
+        return server_class(live, web_config["bind"], port, max_streams=web_config["max_viewers"],
+                            public_host=web_config["address"])
+
+    return _started("app.web.follow", "FollowOnlyServer", follow_server, config, port)
+
+
+def _started(module: str, name: str, build: Any, config: Any, port: int | None) -> tuple[Any, str | None]:
+    """Import the server class (aiohttp may be missing), build it and start it: one problem line."""
+    import importlib
+
     web_config = dict(config.web)
     try:
-        from app.web.follow import FollowOnlyServer
+        server_class = getattr(importlib.import_module(module), name)
         from app.web.server import WebError
     except ImportError as exc:
         return None, f"the web display needs aiohttp ({exc}); install table99[web]"
-    server = FollowOnlyServer(live, web_config["bind"], web_config["port"] if port is None else port,
-                              max_streams=web_config["max_viewers"], public_host=web_config["address"])
+    server = build(server_class, web_config, web_config["port"] if port is None else port)
     try:
         server.start()
     except WebError as exc:
