@@ -59,7 +59,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from soak_memory import PhaseSamples, rss_mib  # noqa: E402
+from soak_memory import PhaseSamples, peak_mib, rss_mib  # noqa: E402
 
 FRAME = 1 / 60
 
@@ -323,9 +323,12 @@ def main() -> None:
         "table_hours": round((clock() - table_start) / 3600, 3), "real_minutes": round(real_minutes, 1),
         "demos_started": loop.round, "visitors": visitors.arrived, "visitor_plans": visitors.outcomes,
         "counts": {"started": counts.today_started, "finished": counts.today_finished},
+        # single readings at arbitrary frames (they move by 10-30 MiB with what is on screen):
+        # the growth figure is rss_at_demo_change's fitted line, not end minus after_warmup
         "rss_mib": {"start": round(rss_start, 1), "after_warmup": round(rss_warm, 1),
-                    "end": round(rss_end, 1), "growth": round(rss_end - rss_warm, 2),
-                    "samples_hours_mib": samples},
+                    "end": round(rss_end, 1), "end_minus_after_warmup": round(rss_end - rss_warm, 2),
+                    "peak_vmhwm": round(peak_mib(), 1), "samples_hours_mib": samples},
+        "warmup_table_hours": round(table_start / 3600, 3),
         "rss_at_demo_change": phase.summary(),
         "frames": {"count": intervals, "later_than_2x": late,
                    "share": round(late / max(1, intervals), 4), "worst_ms": round(worst * 1000, 1)},

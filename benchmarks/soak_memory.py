@@ -40,6 +40,12 @@ def rss_mib() -> float:
     return proc_status("VmRSS").get("VmRSS", float("nan"))
 
 
+def peak_mib() -> float:
+    """The highest RSS the process has had (VmHWM): what the Pi must have room for, which the
+    readings right after each trim do not show."""
+    return proc_status("VmHWM").get("VmHWM", float("nan"))
+
+
 class _MallInfo2(ctypes.Structure):
     _fields_ = [(name, ctypes.c_size_t) for name in (
         "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
