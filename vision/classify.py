@@ -30,6 +30,8 @@ CAVITY_FLOOR = 0.15  # log units: the same for the lower quartile of a hole (see
 LOG_OFFSET = 4.0  # keeps log() finite for black pixels and damps sensor noise in the dark
 MAX_DISTANCE = 4.5  # in spreads (root mean square over the channels): farther is "unknown"
 MAX_CHANNEL = 6.0  # spreads in the single most different channel: farther is "unknown" as well
+EMPTY_REACH = 2.0  # spreads (root mean square, quartile features): farther from empty is never "empty"
+EMPTY_REACH_TIMES = 2.0  # ... nor farther than this many times the picture's empty holes (median)
 MIN_CONFIDENCE = 0.9
 NEAREST_EXTRA_WEIGHT = 2  # the four nearest gaps count 1 + this many times in the light's median
 ADOPT_AFTER = 60  # still frames (about 3 s) after which a changed gap is the board's new look
@@ -457,8 +459,30 @@ class Classifier:
             worst[:, 0] = np.where(nearer, own_worst, worst[:, 0])
         return np.asarray(d, dtype=np.float64), np.asarray(worst, dtype=np.float64)
 
-    def classify(self, features: NDArray[np.float64], noise: NDArray[np.float64] | None = None) -> Classified:
-        """``noise`` (optional, (n, dims)): per hole an extra spread (a nearly black channel)."""
+    def empty_reach(self, best: NDArray[np.int64], distance: NDArray[np.float64]) -> float:
+        """How far from "empty" a hole of this picture may be and still be read empty.
+
+        "Empty" is the one class known at every hole (each hole's own empty look), and the
+        empty holes of one picture lie about equally far from it: far beyond them, and nearer
+        to empty than to any colour, is no empty hole but something the profile does not know
+        (small red tees on pine, the sampling disc half off the head: 2-3.3 spreads from
+        empty, where the empty holes of the same pictures stayed within 0.7, were read as
+        confident empty). :data:`EMPTY_REACH` at least, or :data:`EMPTY_REACH_TIMES` the
+        picture's median (a blurred or glary picture moves every hole from its look: 1.8).
+        """
+        import numpy as np
+
+        read_empty = distance[best == 0]
+        typical = float(np.median(read_empty)) if len(read_empty) else 0.0
+        return max(EMPTY_REACH, EMPTY_REACH_TIMES * typical)
+
+    def classify(
+        self, features: NDArray[np.float64], noise: NDArray[np.float64] | None = None, *, reach: bool = True
+    ) -> Classified:
+        """``noise`` (optional, (n, dims)): per hole an extra spread (a nearly black channel).
+        ``reach``: bind "empty" to :meth:`empty_reach` (the reading); the reader's checks read
+        the same holes with a patch of light or a reflection taken out without it, and doubt
+        a hole whose reading changes, as before."""
         import numpy as np
 
         d, worst = self.distances_and_worst(features, noise)
@@ -476,6 +500,8 @@ class Classifier:
         sure = (confidence >= self.min_confidence) & (best_distance <= self.max_distance)
         if dims > 3:  # the quartile features (guided calibration); medians read as before
             sure &= best_worst <= MAX_CHANNEL
+            if reach:
+                sure &= (best != 0) | (best_distance <= self.empty_reach(best, best_distance))
         letters = [
             self.letters[b] if ok else UNSURE for b, ok in zip(best.tolist(), sure.tolist(), strict=True)
         ]

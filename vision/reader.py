@@ -167,7 +167,7 @@ class BoardReader:
         # a hole read as something else when a patch of light may explain its brightness is
         # unsure, not guessed (a sunlit empty hole read as a pale peg was the real photos' error)
         lit = light_explained(samples.holes, samples.gaps, features, rows, cols)
-        other = self.classifier.classify(lit, noise).letters
+        other = self.classifier.classify(lit, noise, reach=False).letters
         pairs = zip(result.letters, other, strict=True)
         doubtful = np.array([UNSURE not in (a, b) and a != b for a, b in pairs], dtype=np.bool_)
         if medians:  # ... but not a hole brighter than all its own gaps: no patch of light explains it
@@ -189,7 +189,7 @@ class BoardReader:
                 clean, glared = glare_features(samples.holes, samples.gaps, features, rows, cols, lamp)
                 if not glared.any():
                     continue
-                again = self.classifier.classify(clean, noise).letters
+                again = self.classifier.classify(clean, noise, reach=False).letters
                 for k in np.flatnonzero(glared).tolist():
                     doubtful[k] |= again[k] != result.letters[k]
                 # where the reflection clipped a channel of the hole, what lies under it is
