@@ -32,6 +32,7 @@ MAX_DISTANCE = 4.5  # in spreads (root mean square over the channels): farther i
 MAX_CHANNEL = 6.0  # spreads in the single most different channel: farther is "unknown" as well
 EMPTY_REACH = 2.0  # spreads (root mean square, quartile features): farther from empty is never "empty"
 EMPTY_REACH_TIMES = 2.0  # ... nor farther than this many times the picture's empty holes (median)
+EMPTY_MARGIN = 1.5  # ... and every colour must be this many times as far as empty is
 MIN_CONFIDENCE = 0.9
 NEAREST_EXTRA_WEIGHT = 2  # the four nearest gaps count 1 + this many times in the light's median
 ADOPT_AFTER = 60  # still frames (about 3 s) after which a changed gap is the board's new look
@@ -500,8 +501,13 @@ class Classifier:
         sure = (confidence >= self.min_confidence) & (best_distance <= self.max_distance)
         if dims > 3:  # the quartile features (guided calibration); medians read as before
             sure &= best_worst <= MAX_CHANNEL
-            if reach:
+            if reach and d.shape[1] > 1:
                 sure &= (best != 0) | (best_distance <= self.empty_reach(best, best_distance))
+                # ... and clearly nearer to empty than to any colour: the classes' likelihoods
+                # take the quartiles as independent, which they are not, and made a peg half
+                # on its disc (blurred 0.19-pitch tees on oak) a confident empty at 1.2-2.0
+                # spreads from empty and 1.0-1.3 times as far from its colour
+                sure &= (best != 0) | (d[:, 1:].min(axis=1) >= EMPTY_MARGIN * best_distance)
         letters = [
             self.letters[b] if ok else UNSURE for b, ok in zip(best.tolist(), sure.tolist(), strict=True)
         ]
