@@ -234,6 +234,10 @@ def test_a_hole_far_from_empty_and_from_every_colour_is_never_read_empty() -> No
     # ... but in a picture that moved every hole as far (blur, glare), it is as empty as they are
     blurred = np.full((9, 9), 1.0) * np.linspace(-0.2, -0.16, 9)[:, None]
     assert classifier.classify(np.vstack([far, blurred])).letters == ["."] * 10
+    # holes already unsure (a resting hand's shadow: far beyond MAX_DISTANCE) do not widen it
+    shadowed = np.full((6, 9), -0.6)
+    picture = np.vstack([far, drifted[:4], shadowed])
+    assert classifier.classify(picture).letters == ["?"] + ["."] * 4 + ["?"] * 6
 
 
 def test_a_hole_about_as_near_to_a_colour_as_to_empty_is_never_read_empty() -> None:

@@ -318,3 +318,23 @@ def test_a_board_on_a_table_of_another_colour_is_not_taken_for_a_reflection_at_i
         features = hole_features(holes.astype(np.float32), g, rows, cols)
         _clean, found = glare_features(holes.astype(np.float32), g, features, rows, cols)
         assert not found.any(), int(found.sum())
+
+
+def test_only_the_reading_binds_empty_the_checks_compare_unbound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reach and margin of "empty" bind the reading; the light check and the reflection
+    check read the same holes again unbound, so they doubt as they were measured to (bound, the
+    light check ignores an unsure alternative and would lose doubts). This pins the wiring."""
+    from vision import classify
+
+    reader, samples, _under = _reflected_board(90.0)
+    calls: list[bool] = []
+    plain = classify.Classifier.classify
+
+    def recording(self, features, noise=None, *, reach=True):  # type: ignore[no-untyped-def]
+        calls.append(reach)
+        return plain(self, features, noise, reach=reach)
+
+    monkeypatch.setattr(classify.Classifier, "classify", recording)
+    reader.classify(samples)
+    assert calls[0] is True  # the reading
+    assert len(calls) >= 3 and not any(calls[1:])  # the light check and at least one reflection check

@@ -460,7 +460,9 @@ class Classifier:
             worst[:, 0] = np.where(nearer, own_worst, worst[:, 0])
         return np.asarray(d, dtype=np.float64), np.asarray(worst, dtype=np.float64)
 
-    def empty_reach(self, best: NDArray[np.int64], distance: NDArray[np.float64]) -> float:
+    def empty_reach(
+        self, best: NDArray[np.int64], distance: NDArray[np.float64], sure: NDArray[np.bool_]
+    ) -> float:
         """How far from "empty" a hole of this picture may be and still be read empty.
 
         "Empty" is the one class known at every hole (each hole's own empty look), and the
@@ -470,10 +472,15 @@ class Classifier:
         empty, where the empty holes of the same pictures stayed within 0.7, were read as
         confident empty). :data:`EMPTY_REACH` at least, or :data:`EMPTY_REACH_TIMES` the
         picture's median (a blurred or glary picture moves every hole from its look: 1.8).
+
+        The median is over the holes read empty with confidence before this bound (``sure``):
+        holes already unsure (under a resting hand, faint pegs) must not widen it. The holes of
+        one call are the picture: called with one hole, the bound cannot fire (its median is
+        itself), only :data:`EMPTY_MARGIN` can.
         """
         import numpy as np
 
-        read_empty = distance[best == 0]
+        read_empty = distance[(best == 0) & sure]
         typical = float(np.median(read_empty)) if len(read_empty) else 0.0
         return max(EMPTY_REACH, EMPTY_REACH_TIMES * typical)
 
@@ -481,9 +488,11 @@ class Classifier:
         self, features: NDArray[np.float64], noise: NDArray[np.float64] | None = None, *, reach: bool = True
     ) -> Classified:
         """``noise`` (optional, (n, dims)): per hole an extra spread (a nearly black channel).
-        ``reach``: bind "empty" to :meth:`empty_reach` (the reading); the reader's checks read
-        the same holes with a patch of light or a reflection taken out without it, and doubt
-        a hole whose reading changes, as before."""
+        ``reach``: bind "empty" to :meth:`empty_reach` and :data:`EMPTY_MARGIN` (the reading;
+        needs at least one colour). The reader's checks read the same holes again with a patch
+        of light or a reflection taken out, unbound, so that they doubt as before: bound, the
+        light check (which ignores an unsure alternative) would lose doubts, and the reflection
+        check (which does not) would gain some that were never measured."""
         import numpy as np
 
         d, worst = self.distances_and_worst(features, noise)
@@ -502,7 +511,7 @@ class Classifier:
         if dims > 3:  # the quartile features (guided calibration); medians read as before
             sure &= best_worst <= MAX_CHANNEL
             if reach and d.shape[1] > 1:
-                sure &= (best != 0) | (best_distance <= self.empty_reach(best, best_distance))
+                sure &= (best != 0) | (best_distance <= self.empty_reach(best, best_distance, sure))
                 # ... and clearly nearer to empty than to any colour: the classes' likelihoods
                 # take the quartiles as independent, which they are not, and made a peg half
                 # on its disc (blurred 0.19-pitch tees on oak) a confident empty at 1.2-2.0
