@@ -43,6 +43,17 @@ def artifacts_dir() -> Path:
 
 
 @pytest.fixture(autouse=True)
+def _english_first() -> None:
+    """Every test starts in English. The language is one global (``app.i18n``), and a test that
+    ends in German (an exhibit visitor who chose it, a shell switched by its language button)
+    left it German for the next test in the same worker: Parlett's screens then said "Spieler 1"
+    and "offene Tippkarten oder Ouvert?" where the next test looked for English (CI, 4 tests)."""
+    from app import i18n
+
+    i18n.set_language("en")
+
+
+@pytest.fixture(autouse=True)
 def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test gets its own data directory: no test sees another's games or the user's."""
     monkeypatch.setenv("TABLE99_DATA_DIR", str(tmp_path / "data"))
