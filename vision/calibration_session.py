@@ -38,6 +38,9 @@ FEATURES = 18  # the guided calibration's features: quartiles of the head's disc
 LOOKS_LIKE = 2.0  # spreads (root mean square): a peg this close to a learnt colour is that colour
 APART_CLEARLY = 2.0  # times LOOKS_LIKE apart without the reflection to learn a peg that looks alike
 LEAN_PEGS = 3  # calibration pegs measured before the lean decides on head-only features
+LEAN_BEYOND = 1.25  # ... when the head drifts over the board by this many times its radius: golf tees
+# drift 1.4-2.7 times, domes up to 0.7, and pale domes on birch, whose faint heads measure the lean
+# high, 0.8-1.05 (at 1.0 every second draw fell to head-only and lost its white peg)
 RADIUS_SHARE = 0.75  # the sampling disc's radius as a share of the measured peg's: inside the head
 
 DEFAULT_COLOURS: tuple[tuple[str, str], ...] = (("R", "red"), ("B", "blue"), ("G", "green"), ("Y", "yellow"))
@@ -411,7 +414,7 @@ class CalibrationSession:
         done = len(self.steps) == len(self.colours)
         judged = len(radii) >= LEAN_PEGS or (done and bool(radii))
         head = float(np.median(radii)) if radii else 0.0
-        leaning = judged and abs(shift[0]) * max(base.rows, base.cols) > head
+        leaning = judged and abs(shift[0]) * max(base.rows, base.cols) > LEAN_BEYOND * head
         base = replace(
             base,
             sample_radius=float(min(DEFAULT_RADIUS, max(MIN_RADIUS, radius))),
