@@ -3,6 +3,7 @@ pegs' size is measured, and every refusal says what is wrong."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -33,6 +34,30 @@ def pale_blue(monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setitem(rb.PEG_COLOURS_BGR, "pale blue", (200, 130, 80))
     monkeypatch.setitem(rb.LETTERS, "pale blue", "B")
     return "pale blue"
+
+
+def features_built_with(
+    monkeypatch: pytest.MonkeyPatch,
+    head: Callable[[float, float, tuple[float, float]], tuple[float, float, float] | None],
+) -> list[int]:
+    """Stub the peg measurement with ``head(col, row, centre)`` (the head's shift and radius, or
+    None when unmeasured) and the learning with a recorder: the list of feature counts each
+    rebuild chose (18, or 9 for the head alone)."""
+    import vision.calibration as calibration
+    from vision import calibration_session
+
+    def measure(peg, empty, centre, pitch):  # type: ignore[no-untyped-def]
+        return head(centre[0] / pitch - 0.75, centre[1] / pitch - 0.75, centre)
+
+    built: list[int] = []
+
+    def learn(self, base):  # type: ignore[no-untyped-def]
+        built.append(base.features)
+        return calibration_session.Outcome(True, "colour-learnt")
+
+    monkeypatch.setattr(calibration, "measure_peg", measure)
+    monkeypatch.setattr(calibration_session.CalibrationSession, "_learn", learn)
+    return built
 
 
 def test_an_earlier_peg_that_reads_unsure_is_never_learnt_as_the_new_colour(pale_blue: str) -> None:
@@ -404,22 +429,9 @@ def test_pegs_that_lean_across_the_board_are_read_by_their_head_alone(
     # heads 0.16 pitch across leaning 0.04 pitch per hole from the point below the camera: the
     # hole beside the head shows the head at one place and the stem at another, so one example
     # cannot teach the hole's look (yellow golf tees far from theirs were read as empty)
-    import vision.calibration as calibration
-
-    def leaning_peg(peg, empty, centre, pitch):  # type: ignore[no-untyped-def]
-        col, row = (centre[0] / pitch - 0.75, centre[1] / pitch - 0.75)
-        return lean * (col - 4.5), lean * (row - 12.0), 0.08
-
-    built = []
-
-    def learn(self, base):  # type: ignore[no-untyped-def]
-        built.append(base.features)
-        return calibration_session.Outcome(True, "colour-learnt")
-
-    from vision import calibration_session
-
-    monkeypatch.setattr(calibration, "measure_peg", leaning_peg)
-    monkeypatch.setattr(calibration_session.CalibrationSession, "_learn", learn)
+    built = features_built_with(
+        monkeypatch, lambda col, row, _centre: (lean * (col - 4.5), lean * (row - 12.0), 0.08)
+    )
     session = started([("R", "red"), ("B", "blue")])
     red_hole, blue_hole = session.targets
     assert session.learn_colour(render(replace(BASE, pegs={red_hole: "red"}))).ok
@@ -449,26 +461,15 @@ def test_the_lean_is_judged_from_three_pegs_against_the_median_head(
     # two domes on birch under a warm lamp: the slope fitted from two pegs was as large as the
     # lean itself, the white one measured small (low contrast), and the pair was taken for
     # leaning tees; the white peg, plain in its hole, was then "no longer seen" by its head alone
-    import vision.calibration as calibration
-    from vision import calibration_session
-
     sizes = iter(radii)
     measured: dict[tuple[float, float], float] = {}
 
-    def leaning_peg(peg, empty, centre, pitch):  # type: ignore[no-untyped-def]
-        col, row = (centre[0] / pitch - 0.75, centre[1] / pitch - 0.75)
+    def leaning_peg(col: float, row: float, centre: tuple[float, float]) -> tuple[float, float, float]:
         if centre not in measured:
             measured[centre] = next(sizes)
         return lean * (col - 4.5), lean * (row - 12.0), measured[centre]
 
-    built = []
-
-    def learn(self, base):  # type: ignore[no-untyped-def]
-        built.append(base.features)
-        return calibration_session.Outcome(True, "colour-learnt")
-
-    monkeypatch.setattr(calibration, "measure_peg", leaning_peg)
-    monkeypatch.setattr(calibration_session.CalibrationSession, "_learn", learn)
+    built = features_built_with(monkeypatch, leaning_peg)
     session = started([("R", "red"), ("B", "blue"), ("G", "green"), ("Y", "yellow")])
     pegs: dict[int, str] = {}
     for k, (_letter, name) in enumerate(session.colours[:3]):
@@ -569,26 +570,15 @@ def test_the_lean_is_judged_at_the_last_colour_even_when_pegs_go_unmeasured(
 ) -> None:
     # two of four pegs too close to the board's colour to measure: counting measured pegs, the
     # lean was never judged and leaning tees were read by a disc beside their heads
-    import vision.calibration as calibration
-    from vision import calibration_session
-
     calls: dict[tuple[float, float], int] = {}
 
-    def leaning_peg(peg, empty, centre, pitch):  # type: ignore[no-untyped-def]
-        col, row = (centre[0] / pitch - 0.75, centre[1] / pitch - 0.75)
+    def leaning_peg(col: float, row: float, centre: tuple[float, float]) -> tuple[float, float, float] | None:
         calls.setdefault(centre, len(calls))
         if calls[centre] in (1, 2):  # the second and third colour are not measured
             return None
         return 0.04 * (col - 4.5), 0.04 * (row - 12.0), 0.08
 
-    built = []
-
-    def learn(self, base):  # type: ignore[no-untyped-def]
-        built.append(base.features)
-        return calibration_session.Outcome(True, "colour-learnt")
-
-    monkeypatch.setattr(calibration, "measure_peg", leaning_peg)
-    monkeypatch.setattr(calibration_session.CalibrationSession, "_learn", learn)
+    built = features_built_with(monkeypatch, leaning_peg)
     session = started([("R", "red"), ("B", "blue"), ("G", "green"), ("Y", "yellow")])
     pegs: dict[int, str] = {}
     for k, (_letter, name) in enumerate(session.colours):
