@@ -25,7 +25,7 @@ from app.paths import default_database
 from app.store import GameStore
 from tests.screen_catalog import FakeClock
 from tests.ui_support import UI, frames
-from tests.web_support import http
+from tests.web_support import http, wait_for
 
 pytestmark = pytest.mark.ui
 FAMILY = ("Oma Hilde", "Opa Kurt")  # names only the family's game has
@@ -101,21 +101,8 @@ def tick(app: Any, seconds: float = 0.5) -> None:
 
 def until(app: Any, condition: Callable[[], Any], what: str, table_seconds: float = 0.0) -> Any:
     """Run the app's frames (and ``table_seconds`` of table time per round) until ``condition()``."""
-    deadline = time.monotonic() + DEADLINE
-    last: Any = None
-    while time.monotonic() < deadline:
-        try:
-            last = condition()
-        except Exception as exc:  # the server not there yet
-            last = exc
-        else:
-            if last:
-                return last
-        if table_seconds:
-            tick(app, table_seconds)
-        else:
-            frames(1)
-    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+    step = (lambda: tick(app, table_seconds)) if table_seconds else (lambda: frames(1))
+    return wait_for(condition, DEADLINE, what, between=step)
 
 
 def get_json(url: str) -> Any:

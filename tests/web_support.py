@@ -61,7 +61,14 @@ def quit_driver(driver: Any) -> None:
         shutil.rmtree(getattr(driver, "_t99_profile", ""), ignore_errors=True)
 
 
-def wait_for(condition: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
+def wait_for(
+    condition: Callable[[], Any],
+    timeout: float = 10.0,
+    what: str = "condition",
+    between: Callable[[], Any] = lambda: time.sleep(0.05),
+) -> Any:
+    """``condition()``'s first truthy value; ``between()`` runs between tries (a pause, or the
+    app's frames when the condition waits on the app itself)."""
     deadline = time.monotonic() + timeout
     last: Any = None
     while time.monotonic() < deadline:
@@ -72,7 +79,7 @@ def wait_for(condition: Callable[[], Any], timeout: float = 10.0, what: str = "c
         else:
             if last:
                 return last
-        time.sleep(0.05)
+        between()
     raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
 
 
