@@ -216,6 +216,31 @@ def glare_features(
     """
     import numpy as np
 
+    at_hole, strength, found = reflection(holes, gaps, features, rows, cols, lamp)
+    if not found.any():
+        return np.asarray(features, dtype=np.float64), found
+    light = np.asarray(lamp, dtype=np.float64)
+    light = light / light.mean()
+    g = gaps.reshape(-1, 3).astype(np.float64)
+    tiled = np.tile(light, holes.shape[1] // 3)
+    clean_holes = np.maximum(holes.astype(np.float64) - at_hole[:, None] * tiled[None, :], 0.0)
+    clean_gaps = np.maximum(g - strength[:, None] * light[None, :], 0.0)
+    clean = hole_features(clean_holes.astype(np.float32), clean_gaps.astype(np.float32), rows, cols)
+    return np.asarray(np.where(found[:, None], clean, features), dtype=np.float64), np.asarray(found)
+
+
+def reflection(
+    holes: NDArray[np.float32],
+    gaps: NDArray[np.float32],
+    features: NDArray[np.float64],
+    rows: int,
+    cols: int,
+    lamp: Sequence[float] = (1.0, 1.0, 1.0),
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_]]:
+    """The lamp's reflection :func:`glare_features` takes out: per hole its strength (grey levels
+    of the lamp's colour, mean 1), per gap the same, and per hole whether it counts as there."""
+    import numpy as np
+
     n = rows * cols
     g = gaps.reshape(-1, 3).astype(np.float64)
     light = np.asarray(lamp, dtype=np.float64)
@@ -223,7 +248,7 @@ def glare_features(
     board = np.median(g, axis=0)
     own = board / light  # the board's colour under white light: must differ from the lamp's
     if float(own.std() / max(own.mean(), 1e-6)) < GLARE_CHROMA:
-        return np.asarray(features, dtype=np.float64), np.zeros(n, dtype=np.bool_)
+        return np.zeros(n), np.zeros(len(g)), np.zeros(n, dtype=np.bool_)
     c = board / board.mean()
     # saturated channels say nothing about the light (a sunlit gap clipped in red looks as if
     # grey light were added): each gap is fitted on its channels below GLARE_CLIPPED only, and
@@ -263,13 +288,7 @@ def glare_features(
     lifted_grid = unknown.reshape(rows + 1, cols + 1)
     corners = [lifted_grid[:-1, :-1], lifted_grid[:-1, 1:], lifted_grid[1:, :-1], lifted_grid[1:, 1:]]
     found |= np.stack(corners).reshape(4, n).sum(axis=0) >= 2
-    if not found.any():
-        return np.asarray(features, dtype=np.float64), found
-    tiled = np.tile(light, holes.shape[1] // 3)
-    clean_holes = np.maximum(holes.astype(np.float64) - at_hole[:, None] * tiled[None, :], 0.0)
-    clean_gaps = np.maximum(g - strength[:, None] * light[None, :], 0.0)
-    clean = hole_features(clean_holes.astype(np.float32), clean_gaps.astype(np.float32), rows, cols)
-    return np.asarray(np.where(found[:, None], clean, features), dtype=np.float64), np.asarray(found)
+    return np.asarray(at_hole, dtype=np.float64), np.asarray(strength, dtype=np.float64), np.asarray(found)
 
 
 def gap_noise(gaps: NDArray[np.float32], rows: int, cols: int) -> NDArray[np.float64]:
