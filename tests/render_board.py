@@ -194,6 +194,30 @@ def camera_from_board(scene: Scene) -> np.ndarray:
     return camera_from_table @ table_from_board
 
 
+SUN_PATCH = np.array([[30.0, 95.0], [160.0, 70.0], [185.0, 120.0], [95.0, 180.0]])  # board mm
+
+
+def _glare_blob(scene: Scene, xx: np.ndarray, yy: np.ndarray) -> np.ndarray:
+    """The lamp's reflection at pixels (xx, yy): 1 at its centre."""
+    w, h = scene.size
+    lamp = np.random.default_rng([scene.seed, 1])
+    gx, gy = w * (0.35 + 0.3 * lamp.random()), h * (0.3 + 0.4 * lamp.random())
+    sigma = 0.12 * min(w, h)
+    return np.asarray(np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sigma**2)))
+
+
+def glare_at(scene: Scene, hole: int) -> float:
+    """How strong the lamp's reflection is at a hole (1 at its centre), for tests that must know."""
+    x, y = 25.0 * (hole % 10), 25.0 * (hole // 10)
+    px = cv2.perspectiveTransform(np.array([[[x, y]]]), camera_from_board(scene))[0, 0]
+    return float(_glare_blob(scene, np.array(px[0]), np.array(px[1])))
+
+
+def in_sun(point: tuple[float, float]) -> bool:
+    """Is a point of the board (mm) in the patch of sun (when the scene has one)?"""
+    return cv2.pointPolygonTest(SUN_PATCH.astype(np.float32), point, False) > 0
+
+
 def render(scene: Scene) -> np.ndarray:
     """The camera frame (BGR uint8) for ``scene``."""
     rng = np.random.default_rng(scene.seed)
@@ -217,16 +241,12 @@ def render(scene: Scene) -> np.ndarray:
     warm = np.array([1 - 0.25 * scene.warmth, 1.0, 1 + 0.2 * scene.warmth], np.float32)
     frame = frame * gain[:, :, None] * warm[None, None, :]
     if scene.sun > 0:  # a patch of sun through a window: sharp edges, across holes and gaps alike
-        patch = np.array([[30.0, 95.0], [160.0, 70.0], [185.0, 120.0], [95.0, 180.0]])
-        corners = cv2.perspectiveTransform(patch[None], camera_from_board(scene))[0]
+        corners = cv2.perspectiveTransform(SUN_PATCH[None], camera_from_board(scene))[0]
         mask = np.zeros((h, w), np.float32)
         cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 1.0, cv2.LINE_AA)
         frame = frame * (1 + scene.sun * mask)[:, :, None]
     if scene.glare > 0:
-        lamp = np.random.default_rng([scene.seed, 1])
-        gx, gy = w * (0.35 + 0.3 * lamp.random()), h * (0.3 + 0.4 * lamp.random())
-        sigma = 0.12 * min(w, h)
-        blob = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sigma**2))
+        blob = _glare_blob(scene, xx, yy)
         # a mirror image of the lamp, so in its colour (mean 1): grey only under white light
         frame += (scene.glare * 120 * scene.light * blob)[:, :, None] * (warm / warm.mean())[None, None, :]
     if scene.noise > 0:

@@ -142,6 +142,45 @@ def test_target_holes_are_inside_the_outer_ring_and_never_neighbours() -> None:
     assert len(target_holes(2, 2, 4)) == 4
 
 
+def test_the_holes_asked_for_lie_out_of_the_lamp_s_reflection() -> None:
+    # learnt in a reflection, a peg looks unlike itself elsewhere (a green dome on cherry looked
+    # blue; a 0.15-pitch red tee on mahogany was not seen): the app picks holes in even light
+    lit = replace(BASE, glare=0.8)  # clips the board's green and red over its right half
+    fixed = target_holes(10, 10, 4)
+    assert max(rb.glare_at(lit, h) for h in fixed) > 0.7  # the holes of before: one deep in it
+    session = started([("R", "red"), ("B", "blue"), ("G", "green"), ("Y", "yellow")], lit)
+    assert len(set(session.targets)) == 4
+    # as far out of it as each quarter allows: the bottom right one is in it everywhere, 0.27 at least
+    assert all(rb.glare_at(lit, h) < 0.3 for h in session.targets), session.targets
+    for k, hole in enumerate(session.targets):  # still one in each quarter, spread for the lean's fit
+        assert (hole // 10 >= 5) == (k in (2, 3)) and (hole % 10 >= 5) == (k in (1, 2))
+        assert 0 < hole // 10 < 9 and 0 < hole % 10 < 9
+
+
+def test_the_holes_asked_for_are_never_at_the_edge_of_a_patch_of_sun() -> None:
+    # a hole whose light is measured on gaps half in the sun and half in the shade looks unlike
+    # itself anywhere else (a blue peg beside the edge was learnt darker and "green looked blue")
+    sunny = replace(BASE, sun=0.8)
+
+    def straddles(hole: int) -> bool:
+        r, c = divmod(hole, 10)
+        block = [(25.0 * (c + k % 4) - 37.5, 25.0 * (r + k // 4) - 37.5) for k in range(16)]
+        return len({rb.in_sun(g) for g in block}) == 2  # its light measured half in sun, half in shade
+
+    assert any(straddles(h) for h in target_holes(10, 10, 4))  # the holes of before
+    session = started([("R", "red"), ("B", "blue"), ("G", "green"), ("Y", "yellow")], sunny)
+    assert not any(straddles(h) for h in session.targets), session.targets
+    pegs: dict[int, str] = {}
+    for hole, (_letter, name) in zip(session.targets, session.colours, strict=True):
+        pegs[hole] = name
+        assert session.learn_colour(render(replace(sunny, pegs=dict(pegs), frame=len(pegs)))).ok
+    game = {5: "red", 33: "blue", 66: "green", 91: "yellow", 48: "red"}
+    letters = read_image(render(replace(sunny, pegs=game, frame=9)), session.profile).letters
+    truth = truth_letters(replace(sunny, pegs=game))
+    wrong = [h for h, (got, want) in enumerate(zip(letters, truth, strict=True)) if got not in ("?", want)]
+    assert wrong == []
+
+
 def test_three_stickers_are_enough_when_the_corner_holes_are_touched() -> None:
     # sticker 0 (top left) cut off by the frame's edge: no reason to refuse
     scene = Scene(size=SMALL, shift=(0.0, -30.0), rotation=6)
@@ -595,6 +634,9 @@ def test_the_same_peg_offered_for_a_second_colour_in_the_reflection_is_refused(w
     # warmth 0.8, it is still learnt: a limit, docs/vision.md)
     lit = replace(BASE, glare=0.8, warmth=warmth)
     session = started([("B", "blue"), ("Y", "yellow")], lit)
+    # the app asks for holes out of the reflection where it can (test below); on a board in glare
+    # all over there may be none, so here the second hole lies in it (the holes of before)
+    session.targets = [22, 27]
     blue_hole, yellow_hole = session.targets
     assert session.learn_colour(render(replace(lit, pegs={blue_hole: "blue"}, frame=1))).ok
     twice = {blue_hole: "blue", yellow_hole: "blue"}

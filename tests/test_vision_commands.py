@@ -40,7 +40,8 @@ def files(tmp_path: Path) -> dict[str, Path]:
 def test_calibrate_walks_the_guided_steps_then_read_prints_exactly_the_json_shape(
     files: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["vision", "calibrate", "--plan", "--peg", "red:a", "--peg", "blue:b"]) == 0
+    plan = ["vision", "calibrate", "--plan", "--empty", str(files["empty"])]
+    assert main([*plan, "--peg", "red:a", "--peg", "blue:b"]) == 0
     assert capsys.readouterr().out.splitlines() == ["red: row 3, column 3", "blue: row 3, column 8"]
     argv = [
         "vision",
@@ -454,13 +455,46 @@ def test_calibrate_live_drops_the_frames_a_webcam_buffered_before_enter(files: d
     assert session is not None and session.profile.letters() == {"R": "red"}, said
 
 
-def test_plan_without_pegs_says_to_give_the_same_peg_list(capsys: pytest.CaptureFixture[str]) -> None:
+def test_plan_without_pegs_says_to_give_the_same_peg_list(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     """Review nit 7: the holes follow the order of the colours learnt; files may skip some."""
-    assert main(["vision", "calibrate", "--plan"]) == 0
+    assert main(["vision", "calibrate", "--plan", "--empty", str(files["empty"])]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "red: row 3, column 3" and "same --peg list" in lines[-1]
-    assert main(["vision", "calibrate", "--plan", "--peg", "blue:x.png"]) == 0
+    assert main(["vision", "calibrate", "--plan", "--empty", str(files["empty"]), "--peg", "blue:x.png"]) == 0
     assert capsys.readouterr().out.splitlines() == ["blue: row 3, column 3"]
+
+
+def test_plan_is_made_on_the_empty_board_s_picture_away_from_its_reflection(
+    files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The holes are chosen where the empty board's light is even: without its picture there is
+    no plan (one line, exit 2); with a lamp's reflection over the second hole of an evenly lit
+    board, the plan names another one, and pictures made by it calibrate."""
+    assert main(["vision", "calibrate", "--plan"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--empty" in err and len(err.splitlines()) == 1
+    from dataclasses import replace
+
+    import tests.render_board as rb
+
+    lit = replace(Scene(size=SMALL), glare=0.8, seed=4)  # the reflection over row 3, column 8
+    empty = tmp_path / "lit-empty.png"
+    cv2.imwrite(str(empty), render(lit))
+    plan = ["vision", "calibrate", "--plan", "--empty", str(empty)]
+    assert main([*plan, "--peg", "red:a", "--peg", "blue:b"]) == 0
+    holes = []
+    for line in capsys.readouterr().out.splitlines():
+        row, column = (int(part.split()[-1]) for part in line.split(":")[1].split(","))
+        holes.append((row - 1) * 10 + column - 1)
+    assert holes != [RED_HOLE, BLUE_HOLE] and all(rb.glare_at(lit, h) < 0.3 for h in holes)
+    assert max(rb.glare_at(lit, h) for h in (RED_HOLE, BLUE_HOLE)) > 0.5
+    red, blue = tmp_path / "lit-red.png", tmp_path / "lit-blue.png"
+    cv2.imwrite(str(red), render(replace(lit, pegs={holes[0]: "red"}, frame=1)))
+    cv2.imwrite(str(blue), render(replace(lit, pegs={holes[0]: "red", holes[1]: "blue"}, frame=2)))
+    argv = ["vision", "calibrate", "--out", str(files["profile"]), "--empty", str(empty)]
+    assert main([*argv, "--peg", f"red:{red}", "--peg", f"blue:{blue}"]) == 0
 
 
 def test_calibrate_live_without_a_picture_names_the_camera_option(files: dict[str, Path]) -> None:

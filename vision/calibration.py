@@ -138,22 +138,85 @@ PEG_ABOVE_EMPTY = 1.3  # ... and that many times farther than the 99th percentil
 HARD_SEPARATION = 8.0  # spreads from empty (largest channel) below which a colour is reported as hard
 
 
-def target_holes(rows: int, cols: int, count: int) -> list[int]:
+SPOTS = ((0.25, 0.25), (0.25, 0.75), (0.75, 0.75), (0.75, 0.25), (0.45, 0.5), (0.55, 0.25), (0.5, 0.75))
+CHOOSE_WITHIN = 2  # holes (each way) around a spot the hole for a colour may be chosen from
+EVEN_ENOUGH = 0.05  # trouble (log units) within which holes count as alike: then the nearest the spot
+
+
+def target_holes(rows: int, cols: int, count: int, trouble: NDArray[np.float64] | None = None) -> list[int]:
     """The holes the guided calibration asks for, one per colour: inside the outer ring (stickers
     and the frame's edge are near it), never next to each other (a peg's shadow falls on its
-    neighbours' gaps) and spread over the board."""
-    spots = [(0.25, 0.25), (0.25, 0.75), (0.75, 0.75), (0.75, 0.25), (0.45, 0.5), (0.55, 0.25), (0.5, 0.75)]
+    neighbours' gaps) and spread over the board.
+
+    With ``trouble`` (per hole, :func:`light_trouble` of the empty board's picture) each is
+    chosen near its spot where the light is even: not at the edge of a patch of sun, not in a
+    lamp's reflection, nothing clipped (of the holes within :data:`EVEN_ENOUGH` of the most even,
+    the one nearest the spot). A peg learnt there looks as it will under ordinary light; learnt
+    in a reflection (row 3, column 3 lay in it on most glare setups) a green peg on cherry
+    looked blue and a 0.15-pitch red tee on mahogany was not seen at all.
+    """
     chosen: list[int] = []
-    for fr, fc in spots:
-        r = min(rows - 2, max(1, round(fr * (rows - 1)))) if rows > 2 else 0
-        c = min(cols - 2, max(1, round(fc * (cols - 1)))) if cols > 2 else 0
-        hole = r * cols + c
-        if all(abs(r - h // cols) > 1 or abs(c - h % cols) > 1 for h in chosen):
-            chosen.append(hole)
+    inner = rows > 2 and cols > 2
+    for fr, fc in SPOTS:
+        r0 = min(rows - 2, max(1, round(fr * (rows - 1)))) if rows > 2 else 0
+        c0 = min(cols - 2, max(1, round(fc * (cols - 1)))) if cols > 2 else 0
+        within = CHOOSE_WITHIN if trouble is not None and inner else 0
+        free = [
+            (r, c)
+            for r in range(max(0, r0 - within), r0 + within + 1)
+            for c in range(max(0, c0 - within), c0 + within + 1)
+            if (not within or (0 < r < rows - 1 and 0 < c < cols - 1))
+            and all(max(abs(r - h // cols), abs(c - h % cols)) >= 2 for h in chosen)
+        ]
+        if not free:
+            continue
+        if trouble is not None and within:
+            least = min(float(trouble[r * cols + c]) for r, c in free)
+            free = [(r, c) for r, c in free if float(trouble[r * cols + c]) <= least + EVEN_ENOUGH]
+        r, c = min(free, key=lambda rc: (abs(rc[0] - r0) + abs(rc[1] - c0), rc))
+        chosen.append(r * cols + c)
     for hole in range(rows * cols):  # small boards: whatever is left
         if hole not in chosen:
             chosen.append(hole)
     return chosen[:count]
+
+
+def light_trouble(
+    holes: NDArray[np.float32],
+    gaps: NDArray[np.float32],
+    features: NDArray[np.float64],
+    rows: int,
+    cols: int,
+    lamps: Sequence[Sequence[float]] = ((1.0, 1.0, 1.0),),
+) -> NDArray[np.float64]:
+    """Per hole, how uneven the light around it is on the empty board's picture (log units, 0 =
+    even): the range of the gaps' levels in the 4x4 block its light is measured on (the edge of a
+    patch of sun or of a shadow, a lamp's reflection, which falls off within a pitch or two), the
+    share of the block's gaps that are clipped (the heart of a strong reflection, where nothing
+    is left to fit it on), 1 if the hole is, and for each of ``lamps`` whose reflection is found
+    there (:func:`~vision.classify.reflection`) 1 and its share of the light. The guided
+    calibration asks for its pegs where this is least (:func:`target_holes`). A lamp's smooth
+    fall-off over the board is no trouble (the features are relative to the light around each
+    hole)."""
+    import numpy as np
+
+    from vision.classify import GLARE_CLIPPED, LOG_OFFSET, _log, reflection
+
+    lg = _log(gaps).reshape(rows + 1, cols + 1, 3)
+    clipped_gaps = (np.asarray(gaps).reshape(rows + 1, cols + 1, 3) >= GLARE_CLIPPED).any(axis=2)
+    trouble = np.zeros(rows * cols)
+    for hole in range(rows * cols):
+        r, c = divmod(hole, cols)
+        block = lg[max(0, r - 1) : r + 3, max(0, c - 1) : c + 3].reshape(-1, 3)
+        spread = float((block.max(axis=0) - block.min(axis=0)).max())
+        clipped = float(clipped_gaps[max(0, r - 1) : r + 3, max(0, c - 1) : c + 3].mean())
+        clipped += float((np.asarray(holes[hole]) >= GLARE_CLIPPED).any())
+        trouble[hole] = spread + clipped
+    light = np.exp(_log(holes[:, :3]) - features[:, :3]).mean(axis=1) - LOG_OFFSET
+    for lamp in lamps:
+        strength, _gaps, found = reflection(holes, gaps, features, rows, cols, lamp)
+        trouble += np.where(found, 1.0 + strength / np.maximum(light, 1.0), 0.0)
+    return trouble
 
 
 def peg_distance(

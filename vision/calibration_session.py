@@ -320,7 +320,23 @@ class CalibrationSession:
             return outcome
         self.step = Step.COLOUR if self.colours else Step.DONE
         self.colour_index = 0
+        self.targets = self._choose_targets(frame)
         return Outcome(True, "empty-learnt")
+
+    def _choose_targets(self, frame: NDArray[np.uint8]) -> list[int]:
+        """The holes to ask for, chosen on the empty board where the light is even
+        (:func:`vision.calibration.light_trouble`): never in a lamp's reflection or at the edge
+        of a patch of sun, where a peg looks unlike itself elsewhere."""
+        from vision.calibration import light_trouble
+        from vision.classify import lamp_colour
+
+        base = replace(self.profile, empty=None, colours=())
+        result = self._read(frame, base)
+        lamps = [(1.0, 1.0, 1.0), lamp_colour(self.paper)]
+        trouble = light_trouble(
+            result.samples.holes, result.samples.gaps, result.features, base.rows, base.cols, lamps
+        )
+        return target_holes(base.rows, base.cols, len(self.colours), trouble)
 
     def learn_colour(self, frames: NDArray[np.uint8] | Sequence[NDArray[np.uint8]]) -> Outcome:
         """The current colour from one camera frame or several (their mean, :func:`still_picture`),

@@ -56,7 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     cal.add_argument(
         "--plan",
         action="store_true",
-        help="print which colour's peg goes in which hole (give the same --peg list as for the pictures)",
+        help="print which colour's peg goes in which hole on the board --empty shows (chosen where its light"
+        " is even; give the same --peg list as for the pictures)",
     )
     cal.add_argument(
         "--labelled",

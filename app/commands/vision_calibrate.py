@@ -197,7 +197,19 @@ def run(args: argparse.Namespace, profile: BoardProfile, load: Callable[[str], A
         names = (
             [(letter, name) for letter, name, _i in parse_pegs(args.peg)] if args.peg else colours_to_learn()
         )
-        for line in plan_lines(CalibrationSession(profile, names)):
+        if not args.empty:  # the holes are chosen on the empty board, where its light is even
+            raise CalibrateError(
+                tr(
+                    "--plan: give --empty, the picture of the empty board: the holes are chosen where"
+                    " its light is even"
+                )
+            )
+        session = CalibrationSession(profile, names)
+        session.keep_corners()
+        outcome = session.learn_empty([load(p) for p in args.empty])
+        if not outcome.ok:
+            raise CalibrateError(say(outcome))
+        for line in plan_lines(session):
             out(line)
         if not args.peg:  # the holes go by the order of the colours learnt: files may skip some
             out(tr("With pictures, run --plan with the same --peg list: the holes follow its order."))
