@@ -35,7 +35,7 @@ DEFAULT_RADIUS = 0.28  # sampling disc (pitches) when no peg size could be measu
 MIN_RADIUS = 0.06
 HEAD_ONLY = 9  # the quartiles of the head's disc alone, for pegs that lean (see _rebuild)
 FEATURES = 18  # the guided calibration's features: quartiles of the head's disc and the hole's
-LOOKS_LIKE = 2.0  # spreads (root mean square): a peg this close to a learnt colour is that colour
+LOOKS_LIKE = 1.6  # spreads (root mean square, brightness set aside): this close to a learnt colour is it
 APART_CLEARLY = 2.0  # times LOOKS_LIKE apart without the reflection to learn a peg that looks alike
 LEAN_PEGS = 3  # calibration pegs measured before the lean decides on head-only features
 LEAN_BEYOND = 1.25  # ... when the head drifts over the board by this many times its radius: golf tees
@@ -446,7 +446,7 @@ class CalibrationSession:
         import numpy as np
 
         from vision.calibration import HARD_SEPARATION, PEG_ABOVE_EMPTY, PEG_SEEN, learn_empty, peg_distance
-        from vision.classify import Classifier, glare_features, learn_model
+        from vision.classify import glare_features, learn_model
         from vision.profile import EMPTY, UNSURE
 
         assert self.empty_frame is not None
@@ -477,17 +477,14 @@ class CalibrationSession:
             if far[hole] < max(PEG_SEEN, PEG_ABOVE_EMPTY * noise):
                 return Outcome(False, "no-peg-in-hole", (hole,), where)
             if colours:
-                known = Classifier(profile.empty, colours, empty_holes=profile.empty_holes)
-                near = known.distances(features[hole : hole + 1])[0]
-                best = int(near.argmin())
-                alike = best > 0 and near[best] < LOOKS_LIKE
-                # ... or without the reflection: the same peg moved into or out of the lamp's
-                # reflection looks 2-4 spreads apart as seen (the same blue peg offered for
+                # alike as seen, or without the lamp's reflection: the same peg moved into or out
+                # of the reflection looks 2-4 spreads apart as seen (the same blue peg offered for
                 # yellow was learnt); a peg alike as seen is learnt only when clearly apart
                 # without the reflection (APART_CLEARLY), as that removal is noisy on one hole
-                apart, closest = _apart_without_glare(colours, unglared, clean[hole])
-                if looks_alike(float(near[best]) if best > 0 else float("inf"), apart):
-                    other = colours[best - 1 if alike else closest].name
+                seen, nearest = closest_colour(colours, [np.asarray(c.mean) for c in colours], features[hole])
+                apart, closest = closest_colour(colours, unglared, clean[hole])
+                if looks_alike(seen, apart):
+                    other = colours[nearest if seen < LOOKS_LIKE else closest].name
                     warm = self.warmth is not None and self.warmth > WARM
                     key = "looks-like-other-warm" if warm else "looks-like-other"
                     return Outcome(False, key, (hole,), {**where, "other": other})
@@ -554,20 +551,25 @@ def looks_alike(seen: float, without: float) -> bool:
     return without < LOOKS_LIKE or (seen < LOOKS_LIKE and without < APART_CLEARLY * LOOKS_LIKE)
 
 
-def _apart_without_glare(
-    colours: Sequence[ColourModel], seen: Sequence[NDArray[np.float64]], peg: NDArray[np.float64]
+def closest_colour(
+    colours: Sequence[ColourModel], examples: Sequence[NDArray[np.float64]], peg: NDArray[np.float64]
 ) -> tuple[float, int]:
-    """How far (spreads, root mean square) the new peg is from the closest learnt colour once a
-    lamp's reflection is taken out of both holes (``seen``: each colour's hole so, ``peg``: the
-    new one), and which colour that is.
+    """How far (spreads, root mean square) a new peg is from the closest learnt colour, and
+    which one that is, with a brightness the same in every number set aside: ``examples`` holds
+    each colour's hole as learnt (or with the reflection taken out, and ``peg`` so too).
+
+    The same colour in another hole looks brighter or darker as a whole (the light measured
+    around it, the peg's shading seen from another side), not of another hue: over the 24
+    unseen setups (development draws, pegs in evenly lit holes) two pegs of one colour came
+    within 1.3 spreads of each other this way and within 1.7 as seen, two of different colours
+    no nearer than 2.1, but as seen a green and a blue dome under a 2700 K lamp came within
+    1.8-2.0 of each other and were refused at 2 (a colour's spread is widened by how its
+    empty holes vary, which a sampling disc the size of the hole's rim makes large).
 
     Every calibration picture has the lamp's reflection in the same place, and a peg near it is
-    lifted towards grey: a green peg on cherry under a 2700 K lamp came within 1.8 spreads of the
-    blue peg learnt near the reflection and was refused as "looks blue" on two of three draws.
-    The colours themselves are learnt as seen (the reader reads what the camera sees, and doubts
-    a hole whose reading a reflection changes); only the refusal is judged without it, and
-    overridden only with a clear margin (:data:`APART_CLEARLY`): taking a reflection out of one
-    hole is noisy, and a peg that looks like a learnt colour as seen but just apart without the
+    lifted towards grey: judged without the reflection too (see :func:`looks_alike`), overridden
+    only with a clear margin (:data:`APART_CLEARLY`): taking a reflection out of one hole is
+    noisy, and a peg that looks like a learnt colour as seen but just apart without the
     reflection (the same blue peg offered for yellow) would have been learnt as a second colour.
     """
     import numpy as np
@@ -575,6 +577,7 @@ def _apart_without_glare(
     if not colours:
         return float("inf"), -1
     spreads = np.array([c.spread for c in colours], dtype=np.float64)
-    means = np.array(seen, dtype=np.float64)
-    d = np.sqrt((((peg[None, :] - means) / spreads) ** 2).mean(axis=1))
+    diff = peg[None, :] - np.array(examples, dtype=np.float64)
+    diff -= np.median(diff, axis=1, keepdims=True)
+    d = np.sqrt(((diff / spreads) ** 2).mean(axis=1))
     return float(d.min()), int(d.argmin())
