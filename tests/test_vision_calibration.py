@@ -131,6 +131,23 @@ def test_measure_peg_finds_a_drawn_head_where_it_is_and_ignores_its_shadow() -> 
     assert measure_peg(empty, empty, (30, 30), 48) is None
 
 
+def test_measure_peg_finds_a_golf_tee_s_head_not_the_middle_of_head_and_stem() -> None:
+    # a tee's stem has the head's colour, only darker, and joins it towards the hole: the blob's
+    # mean put a 0.15-pitch head's disc a head radius off it (the red tee on mahogany "not seen")
+    import cv2
+
+    empty = np.full((61, 61, 3), (45, 62, 125), np.uint8)  # mahogany
+    cv2.circle(empty, (30, 30), 3, (10, 12, 20), -1)
+    for radius, (dx, dy) in ((4, (-3, -9)), (6, (2, -12))):
+        peg = empty.copy()
+        cv2.line(peg, (30, 30), (30 + dx, 30 + dy), (20, 19, 108), 3)  # the stem, red in shade
+        cv2.circle(peg, (30 + dx, 30 + dy), radius, (38, 34, 196), -1)
+        measured = measure_peg(peg, empty, (30, 30), 48)
+        assert measured is not None
+        assert abs(measured[0] * 48 - dx) <= 1.0 and abs(measured[1] * 48 - dy) <= 1.0, measured
+        assert abs(measured[2] * 48 - radius) <= 1.5
+
+
 def test_target_holes_are_inside_the_outer_ring_and_never_neighbours() -> None:
     holes = target_holes(10, 10, 6)
     assert len(set(holes)) == 6
