@@ -81,6 +81,31 @@ def test_an_earlier_peg_that_reads_unsure_is_never_learnt_as_the_new_colour(pale
     assert read_image(render(game), session.profile).letters == truth_letters(game)
 
 
+def test_the_named_hole_is_judged_against_its_own_empty_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the calibration's pictures are all taken under one light: whether a peg went in is how far
+    # the named hole moved from its own look on the empty board. Judged by the nearer of that and
+    # the board-wide empty look (which printed squares and a tee's disc over some cavities make
+    # wide), a white golf tee on maple that hid its cavity was "not seen" on every draw
+    import vision.calibration as calibration
+
+    learn_empty = calibration.learn_empty
+
+    def wide(profile, shots):  # type: ignore[no-untyped-def]
+        built = learn_empty(profile, shots)
+        assert built.empty is not None
+        spread = tuple(8 * v for v in built.empty.spread)  # a board whose holes vary a lot
+        return built.with_models(replace(built.empty, spread=spread), built.colours)
+
+    monkeypatch.setattr(calibration, "learn_empty", wide)
+    session = started([("R", "red")])
+    outcome = session.learn_colour(render(replace(BASE, pegs={session.targets[0]: "red"}, frame=1)))
+    assert outcome.ok, outcome
+    # ... and a hole that did not move from its own look is no peg, however wide the board's
+    session = started([("R", "red")])
+    outcome = session.learn_colour(render(replace(BASE, frame=2)))
+    assert not outcome.ok and outcome.message == "no-peg-in-hole"
+
+
 def test_a_peg_in_another_hole_than_the_one_asked_for_is_refused_with_the_hole_named() -> None:
     session = started([("R", "red")])
     hole = session.targets[0]

@@ -219,6 +219,16 @@ def light_trouble(
     return trouble
 
 
+def own_change(features: NDArray[np.float64], own: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Per hole: how far it is from its own look on the empty board, in spreads of its most
+    changed number (:data:`~vision.classify.OWN_SPREAD`): did a peg go in there?"""
+    import numpy as np
+
+    from vision.classify import OWN_SPREAD
+
+    return np.asarray((np.abs(features - own) / OWN_SPREAD).max(axis=1), dtype=np.float64)
+
+
 def peg_distance(
     features: NDArray[np.float64], empty: ColourModel, own: NDArray[np.float64] | None = None
 ) -> NDArray[np.float64]:

@@ -445,7 +445,14 @@ class CalibrationSession:
         """Steps 2-4 of :meth:`_rebuild` with the peg's size and position in ``base``."""
         import numpy as np
 
-        from vision.calibration import HARD_SEPARATION, PEG_ABOVE_EMPTY, PEG_SEEN, learn_empty, peg_distance
+        from vision.calibration import (
+            HARD_SEPARATION,
+            PEG_ABOVE_EMPTY,
+            PEG_SEEN,
+            learn_empty,
+            own_change,
+            peg_distance,
+        )
         from vision.classify import glare_features, learn_model
         from vision.profile import EMPTY, UNSURE
 
@@ -470,11 +477,12 @@ class CalibrationSession:
                 result.samples.holes, result.samples.gaps, features, profile.rows, profile.cols, profile.lamp
             )
             far = peg_distance(features, profile.empty, empty_features)
+            changed = own_change(features, empty_features)
             placed = {h for _l, _n, h, _f in self.steps[: i + 1]}
             others = [h for h in range(profile.hole_count) if h not in placed]
-            noise = float(np.quantile(far[others], 0.99)) if others else 0.0
+            noise = float(np.quantile(changed[others], 0.99)) if others else 0.0
             where = {**self.hole_words(hole), "colour": name}
-            if far[hole] < max(PEG_SEEN, PEG_ABOVE_EMPTY * noise):
+            if changed[hole] < max(PEG_SEEN, PEG_ABOVE_EMPTY * noise):
                 return Outcome(False, "no-peg-in-hole", (hole,), where)
             if colours:
                 # alike as seen, or without the lamp's reflection: the same peg moved into or out
