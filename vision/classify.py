@@ -291,6 +291,73 @@ def reflection(
     return np.asarray(at_hole, dtype=np.float64), np.asarray(strength, dtype=np.float64), np.asarray(found)
 
 
+SPECULAR = 1.3  # times as bright as the stickers' white paper would be at a hole: only a glint is
+
+
+def glint_free(
+    warped: NDArray[np.uint8],
+    cells: NDArray[np.intp],
+    discs: Sequence[NDArray[np.intp]],
+    holes: NDArray[np.float32],
+    gaps: NDArray[np.float32],
+    features: NDArray[np.float64],
+    paper: Sequence[float],
+) -> tuple[NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_]]:
+    """``features`` with the pixels of a glint left out of the holes' quartiles, which holes had
+    one, and which were all glint.
+
+    Nothing diffuse is brighter than white paper under the same light, and a glint on the
+    varnish (a small sharp mirror image of the lamp) is, in every channel the picture leaves room
+    for: under a 2700 K lamp the paper is about (131, 190, 238) BGR and a glint (255, 255, 255).
+    A glint over an empty hole's disc lifted its upper quartile like a white golf tee's head on
+    maple and read as a confident white peg. The paper at a hole is the stickers' paper as seen
+    (``paper``, BGR) times how much brighter the board is there than over the whole picture (the
+    light at the hole over the gaps' median); a pixel :data:`SPECULAR` times brighter than that in
+    any channel where that stays below :data:`GLARE_CLIPPED` is a glint (no peg reflects more
+    than white paper in any channel), and so are the pixels next to one (its blurred rim).
+    ``warped``: the upright board the samples were taken from, ``cells``: per pixel of it the
+    nearest hole (:meth:`~vision.sampling.Sampler.cells`), ``discs``: per disc the holes' pixel
+    indexes, in the order of the quartiles in ``holes`` (the head's, then the hole's own). A
+    white peg's own highlight is left out as well: what is left of the head still shows its
+    colour. Where the paper is near clipping there is no room, and no glint is told.
+    """
+    import cv2
+    import numpy as np
+
+    from vision.sampling import _quartiles
+
+    n = len(features)
+    g = gaps.reshape(-1, 3).astype(np.float64)
+    level = np.exp(_log(holes[:, :3]) - features[:, :3]) - LOG_OFFSET  # the light at each hole
+    board = np.maximum(np.median(g, axis=0), 1.0)
+    white = SPECULAR * np.asarray(paper, dtype=np.float64)[None, :] * level / board[None, :]
+    white = np.where(white < GLARE_CLIPPED, white, np.inf)  # no room: nothing told in that channel
+    bright = (warped.astype(np.float32) > white[cells].astype(np.float32)).any(axis=2)
+    none = np.zeros(n, dtype=np.bool_)
+    if not bright.any():
+        return np.asarray(features, dtype=np.float64), none, none
+    mask = cv2.dilate(bright.astype(np.uint8), np.ones((3, 3), np.uint8)).reshape(-1).astype(np.bool_)
+    glint = [mask[index] for index in discs]
+    affected = none.copy()
+    for flags in glint:
+        affected |= flags.any(axis=1)
+    blank = none.copy()
+    clean = np.array(features, dtype=np.float64)
+    light = _log(holes) - features  # per number, the log light it was measured against
+    flat = warped.reshape(-1, 3)
+    for hole in np.flatnonzero(affected).tolist():
+        parts = []
+        for index, flags in zip(discs, glint, strict=True):
+            kept = flat[index[hole][~flags[hole]]]
+            if len(kept) < max(3, len(index[hole]) // 4):  # (nearly) all glint: nothing to read
+                blank[hole] = True
+                break
+            parts.append(_quartiles(kept[None, :, :])[0])
+        if not blank[hole]:
+            clean[hole] = _log(np.concatenate(parts).astype(np.float32)) - light[hole]
+    return clean, affected, blank
+
+
 def gap_noise(gaps: NDArray[np.float32], rows: int, cols: int) -> NDArray[np.float64]:
     """Per channel, how much neighbouring gaps differ in grey levels (robust: 1.4826 times the
     median absolute deviation of the differences, divided by sqrt(2) for one gap's share).

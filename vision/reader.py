@@ -26,6 +26,7 @@ from vision.classify import (
     GapWatch,
     brighter_than_own_gaps,
     glare_features,
+    glint_free,
     hole_features,
     lamp_colour,
     light_explained,
@@ -93,6 +94,7 @@ class BoardReader:
             )
         self.finder = MarkerFinder(profile.dictionary) if self.fixed is None else None
         self.paper_lamp: tuple[float, float, float] | None = None  # lamp_colour on the stickers' paper
+        self.paper: tuple[float, float, float] | None = None  # that paper as seen (BGR): glints are brighter
         self.stabiliser = Stabiliser(still_frames)
         self.relocate_every = relocate_every
         self.watch_hands = watch_hands
@@ -116,6 +118,7 @@ class BoardReader:
         paper = paper_colour(frame, found)
         if paper is not None:
             self.paper_lamp = lamp_colour(paper)
+            self.paper = paper
         self._since_located = 0
         if h is None:
             self._lost = True
@@ -196,6 +199,7 @@ class BoardReader:
                 # unknown: taking the reflection out of 255 leaves too little (a 130-level
                 # reflection on cherry left the centre hole a confident red)
                 doubtful |= glared & (samples.holes >= GLARE_CLIPPED).any(axis=1)
+            doubtful |= self._glinting(samples, features, result.letters, noise)
         for i in np.flatnonzero(doubtful):
             result.letters[int(i)] = UNSURE
         result.confidence = np.where(doubtful, 0.0, result.confidence)
@@ -205,6 +209,32 @@ class BoardReader:
                 result.letters[int(i)] = UNSURE
             result.confidence = np.where(covered, 0.0, result.confidence)
         return result, features
+
+    def _glinting(
+        self,
+        samples: Samples,
+        features: NDArray[np.float64],
+        letters: Sequence[str],
+        noise: NDArray[np.float64] | None,
+    ) -> NDArray[np.bool_]:
+        """Holes a glint may have changed (:func:`~vision.classify.glint_free`): read differently
+        without the glint's pixels, or nothing but glint. A glint must never make a peg."""
+        import numpy as np
+
+        n = self.profile.hole_count
+        if self.paper is None or self.classifier is None:
+            return np.zeros(n, dtype=np.bool_)
+        discs = [self.sampler.hole_index]
+        if self.sampler.centre_index is not None:
+            discs.append(self.sampler.centre_index)
+        clean, affected, blank = glint_free(
+            samples.warped, self.sampler.cells(), discs, samples.holes, samples.gaps, features, self.paper
+        )
+        if not affected.any():
+            return blank
+        again = self.classifier.classify(clean, noise, reach=False).letters
+        changed = np.array([a != b for a, b in zip(again, letters, strict=True)], dtype=np.bool_)
+        return np.asarray(blank | (affected & changed), dtype=np.bool_)
 
     # -- the whole path --------------------------------------------------------------------
     def process(self, frame: NDArray[np.uint8]) -> FrameResult:

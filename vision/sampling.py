@@ -120,6 +120,7 @@ class Sampler:
         # shows its cavity there, a peg its stem (a head missed by its disc is then not "empty")
         self.centre_index = self._disc_indexes(holes, sample_radius) if quartiles and centre else None
         self.gap_index = self._disc_indexes(gaps, GAP_RADIUS)
+        self._cells: NDArray[np.intp] | None = None
 
     def _disc_indexes(self, grid_points: NDArray[np.float64], radius: float) -> NDArray[np.intp]:
         import numpy as np
@@ -157,6 +158,17 @@ class Sampler:
             borderMode=cv2.BORDER_REPLICATE,
         )
         return np.asarray(warped, dtype=np.uint8)
+
+    def cells(self) -> NDArray[np.intp]:
+        """(height, width): per pixel of the warped image the hole nearest to it."""
+        import numpy as np
+
+        if self._cells is None:
+            ys, xs = np.mgrid[0 : self.height, 0 : self.width]
+            col = np.clip(np.rint(xs / self.pitch - MARGIN), 0, self.cols - 1).astype(np.intp)
+            row = np.clip(np.rint(ys / self.pitch - MARGIN), 0, self.rows - 1).astype(np.intp)
+            self._cells = np.asarray(row * self.cols + col, dtype=np.intp)
+        return self._cells
 
     def centre(self, hole: int) -> tuple[float, float]:
         """Pixel of hole ``hole``'s centre in the warped image."""
