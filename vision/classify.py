@@ -301,6 +301,8 @@ def glint_free(
     holes: NDArray[np.float32],
     gaps: NDArray[np.float32],
     features: NDArray[np.float64],
+    rows: int,
+    cols: int,
     paper: Sequence[float],
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_]]:
     """``features`` with the pixels of a glint left out of the holes' quartiles, which holes had
@@ -311,10 +313,12 @@ def glint_free(
     for: under a 2700 K lamp the paper is about (131, 190, 238) BGR and a glint (255, 255, 255).
     A glint over an empty hole's disc lifted its upper quartile like a white golf tee's head on
     maple and read as a confident white peg. The paper at a hole is the stickers' paper as seen
-    (``paper``, BGR) times how much brighter the board is there than over the whole picture (the
-    light at the hole over the gaps' median); a pixel :data:`SPECULAR` times brighter than that in
-    any channel where that stays below :data:`GLARE_CLIPPED` is a glint (no peg reflects more
-    than white paper in any channel), and so are the pixels next to one (its blurred rim).
+    (``paper``, BGR) times how much brighter the board is there than over the whole picture: its
+    brightest own gap over the gaps' median (a patch of sun over part of the hole lights one of
+    its four gaps, see :func:`light_explained`; with the light of the 4x4 block instead, sunlit
+    board at the patch's edge passed for a glint). A pixel :data:`SPECULAR` times brighter than
+    that in any channel where that stays below :data:`GLARE_CLIPPED` is a glint (no peg reflects
+    more than white paper in any channel), and so are the pixels next to one (its blurred rim).
     ``warped``: the upright board the samples were taken from, ``cells``: per pixel of it the
     nearest hole (:meth:`~vision.sampling.Sampler.cells`), ``discs``: per disc the holes' pixel
     indexes, in the order of the quartiles in ``holes`` (the head's, then the hole's own). A
@@ -328,7 +332,9 @@ def glint_free(
 
     n = len(features)
     g = gaps.reshape(-1, 3).astype(np.float64)
-    level = np.exp(_log(holes[:, :3]) - features[:, :3]) - LOG_OFFSET  # the light at each hole
+    grid = g.reshape(rows + 1, cols + 1, 3)
+    four = np.stack([grid[:-1, :-1], grid[:-1, 1:], grid[1:, :-1], grid[1:, 1:]]).reshape(4, n, 3)
+    level = four.max(axis=0)  # the brightest own gap: the most light that can fall on the hole
     board = np.maximum(np.median(g, axis=0), 1.0)
     white = SPECULAR * np.asarray(paper, dtype=np.float64)[None, :] * level / board[None, :]
     white = np.where(white < GLARE_CLIPPED, white, np.inf)  # no room: nothing told in that channel

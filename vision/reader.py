@@ -228,7 +228,15 @@ class BoardReader:
         if self.sampler.centre_index is not None:
             discs.append(self.sampler.centre_index)
         clean, affected, blank = glint_free(
-            samples.warped, self.sampler.cells(), discs, samples.holes, samples.gaps, features, self.paper
+            samples.warped,
+            self.sampler.cells(),
+            discs,
+            samples.holes,
+            samples.gaps,
+            features,
+            self.profile.rows,
+            self.profile.cols,
+            self.paper,
         )
         if not affected.any():
             return blank
