@@ -705,10 +705,15 @@ def test_a_peg_of_the_same_colour_brighter_or_darker_as_a_whole_looks_alike() ->
     from vision.profile import ColourModel
 
     blue = ColourModel("B", "blue", (0.3, -0.1, -0.9) * 3, (0.2,) * 9, 1)
-    darker_blue = np.array(blue.mean) - 0.5  # 2.5 spreads in every number
-    assert closest_colour([blue], [np.array(blue.mean)], darker_blue)[0] < 0.01
+    learnt = [np.array(blue.mean)]
+    darker_blue = np.array(blue.mean) - 0.2  # 1 spread in every number, as seen
+    assert closest_colour([blue], learnt, darker_blue)[0] < 0.01
+    assert closest_colour([blue], learnt, np.array(blue.mean) - 0.5)[0] < LOOKS_LIKE  # 2.5 as seen
     hue = np.array(blue.mean) + np.array([-0.5, 0.5, 0.0] * 3)  # another hue: 2 spreads apart
-    assert closest_colour([blue], [np.array(blue.mean)], hue)[0] > LOOKS_LIKE
+    assert closest_colour([blue], learnt, hue)[0] > LOOKS_LIKE
+    # ... but not all of a brightness: black is white, only darker in every number
+    white = ColourModel("W", "white", (0.4, 0.3, 0.2) * 3, (0.2,) * 9, 1)
+    assert closest_colour([white], [np.array(white.mean)], np.array(white.mean) - 2.0)[0] > LOOKS_LIKE
 
 
 def test_a_peg_alike_as_seen_is_learnt_only_when_clearly_apart_without_the_reflection() -> None:
@@ -743,6 +748,28 @@ def test_the_lean_is_judged_at_the_last_colour_even_when_pegs_go_unmeasured(
         pegs[session.targets[k]] = name
         assert session.learn_colour(render(replace(BASE, pegs=dict(pegs), frame=k + 1))).ok
         assert built[-1] == (9 if k == 3 else 18), (k, built)
+
+
+@pytest.mark.parametrize("board", [(150, 195, 225), (45, 62, 92)])
+def test_white_and_black_pegs_are_two_colours(
+    board: tuple[int, int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # white and black differ in brightness alone: with all of it set aside black "looked white"
+    # (review of the fifth round); only as much as one colour varies between holes is set aside
+    monkeypatch.setitem(rb.PEG_COLOURS_BGR, "white", (232, 236, 238))
+    monkeypatch.setitem(rb.PEG_COLOURS_BGR, "black", (30, 30, 32))
+    monkeypatch.setitem(rb.LETTERS, "white", "W")
+    monkeypatch.setitem(rb.LETTERS, "black", "K")
+    scene = replace(BASE, board=board)
+    session = started([("W", "white"), ("K", "black")], scene)
+    white_hole, black_hole = session.targets
+    assert session.learn_colour(render(replace(scene, pegs={white_hole: "white"}, frame=1))).ok
+    both = {white_hole: "white", black_hole: "black"}
+    outcome = session.learn_colour(render(replace(scene, pegs=both, frame=2)))
+    assert outcome.ok, outcome
+    game = replace(scene, pegs={5: "white", 50: "black", 99: "white", 44: "black"}, frame=3)
+    letters = read_image(render(game), session.profile).letters
+    assert [letters[h] for h in (5, 50, 99, 44)] == ["W", "K", "W", "K"]
 
 
 @pytest.mark.parametrize("warmth", [0.0, 0.4])

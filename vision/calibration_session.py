@@ -36,6 +36,7 @@ MIN_RADIUS = 0.06
 HEAD_ONLY = 9  # the quartiles of the head's disc alone, for pegs that lean (see _rebuild)
 FEATURES = 18  # the guided calibration's features: quartiles of the head's disc and the hole's
 LOOKS_LIKE = 1.6  # spreads (root mean square, brightness set aside): this close to a learnt colour is it
+BRIGHTNESS_ASIDE = 0.25  # log units: the most brightness set aside (one colour between holes: up to 0.19)
 APART_CLEARLY = 2.0  # times LOOKS_LIKE apart without the reflection to learn a peg that looks alike
 LEAN_PEGS = 3  # calibration pegs measured before the lean decides on head-only features
 LEAN_BEYOND = 1.25  # ... when the head drifts over the board by this many times its radius: golf tees
@@ -563,8 +564,9 @@ def closest_colour(
     colours: Sequence[ColourModel], examples: Sequence[NDArray[np.float64]], peg: NDArray[np.float64]
 ) -> tuple[float, int]:
     """How far (spreads, root mean square) a new peg is from the closest learnt colour, and
-    which one that is, with a brightness the same in every number set aside: ``examples`` holds
-    each colour's hole as learnt (or with the reflection taken out, and ``peg`` so too).
+    which one that is, with a brightness the same in every number set aside (up to
+    :data:`BRIGHTNESS_ASIDE`): ``examples`` holds each colour's hole as learnt (or with the
+    reflection taken out, and ``peg`` so too).
 
     The same colour in another hole looks brighter or darker as a whole (the light measured
     around it, the peg's shading seen from another side), not of another hue: over the 24
@@ -572,7 +574,10 @@ def closest_colour(
     within 1.3 spreads of each other this way and within 1.7 as seen, two of different colours
     no nearer than 2.1, but as seen a green and a blue dome under a 2700 K lamp came within
     1.8-2.0 of each other and were refused at 2 (a colour's spread is widened by how its
-    empty holes vary, which a sampling disc the size of the hole's rim makes large).
+    empty holes vary, which a sampling disc the size of the hole's rim makes large). One colour
+    was at most 0.19 (log) brighter or darker as a whole in another hole: white and black, or
+    white and grey, differ by far more and only in brightness, so no more than
+    :data:`BRIGHTNESS_ASIDE` is set aside (all of it, and black was refused as "looks white").
 
     Every calibration picture has the lamp's reflection in the same place, and a peg near it is
     lifted towards grey: judged without the reflection too (see :func:`looks_alike`), overridden
@@ -586,6 +591,6 @@ def closest_colour(
         return float("inf"), -1
     spreads = np.array([c.spread for c in colours], dtype=np.float64)
     diff = peg[None, :] - np.array(examples, dtype=np.float64)
-    diff -= np.median(diff, axis=1, keepdims=True)
+    diff -= np.clip(np.median(diff, axis=1, keepdims=True), -BRIGHTNESS_ASIDE, BRIGHTNESS_ASIDE)
     d = np.sqrt(((diff / spreads) ** 2).mean(axis=1))
     return float(d.min()), int(d.argmin())
