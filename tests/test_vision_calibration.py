@@ -106,6 +106,20 @@ def test_the_named_hole_is_judged_against_its_own_empty_look(monkeypatch: pytest
     assert not outcome.ok and outcome.message == "no-peg-in-hole"
 
 
+def test_a_peg_left_in_the_hole_for_the_empty_picture_is_no_colour_once_taken_out() -> None:
+    # the hole's own empty look is then a peg; taken out and no peg put in, the hole moved from
+    # that look, but it looks like any empty hole of the board: not learnt as the colour
+    # (review of the fifth round: "yellow" was learnt from an empty hole)
+    session = CalibrationSession(default_profile(), colours=[("Y", "yellow")])
+    session.keep_corners()
+    stray = 44
+    assert session.learn_empty(render(replace(BASE, pegs={stray: "red"}))).ok
+    session.targets = [stray]
+    outcome = session.learn_colour(render(replace(BASE, frame=1)))
+    assert not outcome.ok and outcome.message == "no-peg-in-hole", outcome
+    assert session.profile.colours == ()
+
+
 def test_a_peg_in_another_hole_than_the_one_asked_for_is_refused_with_the_hole_named() -> None:
     session = started([("R", "red")])
     hole = session.targets[0]

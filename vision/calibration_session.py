@@ -448,6 +448,7 @@ class CalibrationSession:
 
         from vision.calibration import (
             HARD_SEPARATION,
+            LIKE_EMPTY_HOLE,
             PEG_ABOVE_EMPTY,
             PEG_SEEN,
             learn_empty,
@@ -477,13 +478,16 @@ class CalibrationSession:
             clean, _glared = glare_features(
                 result.samples.holes, result.samples.gaps, features, profile.rows, profile.cols, profile.lamp
             )
-            far = peg_distance(features, profile.empty, empty_features)
+            # a peg went in where its hole moved from its own empty look (all calibration pictures
+            # share one light), and does not look like an ordinary empty hole of this board
             changed = own_change(features, empty_features)
+            far = peg_distance(features, profile.empty, empty_features)  # the nearer look: hard?
             placed = {h for _l, _n, h, _f in self.steps[: i + 1]}
             others = [h for h in range(profile.hole_count) if h not in placed]
             noise = float(np.quantile(changed[others], 0.99)) if others else 0.0
             where = {**self.hole_words(hole), "colour": name}
-            if changed[hole] < max(PEG_SEEN, PEG_ABOVE_EMPTY * noise):
+            seen = changed[hole] >= max(PEG_SEEN, PEG_ABOVE_EMPTY * noise)
+            if not seen or peg_distance(features[hole : hole + 1], profile.empty)[0] < LIKE_EMPTY_HOLE:
                 return Outcome(False, "no-peg-in-hole", (hole,), where)
             if colours:
                 # alike as seen, or without the lamp's reflection: the same peg moved into or out
@@ -504,7 +508,8 @@ class CalibrationSession:
             spread = np.hypot(np.asarray(model.spread), np.tile(board_spread, len(model.spread) // 3))
             colours.append(replace(model, spread=tuple(float(v) for v in spread)))
             unglared.append(clean[hole])
-            if far[hole] < HARD_SEPARATION * max(1.0, noise / PEG_SEEN):
+            far_noise = float(np.quantile(far[others], 0.99)) if others else 0.0
+            if far[hole] < HARD_SEPARATION * max(1.0, far_noise / PEG_SEEN):
                 hard.append(name)
         profile = profile.with_models(profile.empty, colours)
         # 4. the calibration must read its own pictures: nothing confidently wrong
