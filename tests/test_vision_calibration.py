@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tests.render_board as rb
 from tests.render_board import SMALL, Scene, camera_from_board, render, truth_letters
@@ -198,6 +200,54 @@ def test_target_holes_are_inside_the_outer_ring_and_never_neighbours() -> None:
     assert len(target_holes(2, 2, 4)) == 4
 
 
+def _proper(holes: list[int], rows: int, cols: int) -> list[int]:
+    """The holes inside the outer ring and not next to an earlier one."""
+    kept: list[int] = []
+    for h in holes:
+        inside = 0 < h // cols < rows - 1 and 0 < h % cols < cols - 1
+        if inside and all(max(abs(h // cols - k // cols), abs(h % cols - k % cols)) > 1 for k in kept):
+            kept.append(h)
+    return kept
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rows=st.integers(2, 19),
+    cols=st.integers(2, 19),
+    count=st.integers(1, 7),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_holes_chosen_on_the_empty_board_are_never_fewer_or_worse_placed_than_the_spots(
+    rows: int, cols: int, count: int, seed: int
+) -> None:
+    # any light at all: as many distinct holes as colours, and as many inside the outer ring and
+    # apart as the fixed spots give (review: on 5x5 the choice left a corner hole beside a sticker)
+    trouble = np.random.default_rng(seed).random(rows * cols) * 3
+    chosen = target_holes(rows, cols, count, trouble)
+    fixed = target_holes(rows, cols, count)
+    assert len(chosen) == len(set(chosen)) == min(count, rows * cols)
+    assert all(0 <= h < rows * cols for h in chosen)
+    assert len(_proper(chosen, rows, cols)) >= len(_proper(fixed, rows, cols))
+
+
+def test_light_trouble_finds_a_lamp_s_reflection_where_the_light_is_even() -> None:
+    # the heart of a broad reflection is as even as bare board; found there, it still counts
+    from vision.calibration import light_trouble
+    from vision.classify import hole_features
+
+    rows = cols = 10
+    board = np.array([70.0, 100.0, 170.0])  # cherry
+    gv, gu = np.mgrid[0 : rows + 1, 0 : cols + 1]
+    added = 60.0 * (np.hypot(gv - 2.5, gu - 2.5) < 2.2)  # flat-topped, grey
+    gaps = (board[None, :] + added.reshape(-1, 1)).astype(np.float32)
+    hv, hu = np.mgrid[0:rows, 0:cols]
+    lit = 60.0 * (np.hypot(hv - 2.0, hu - 2.0) < 1.5).reshape(-1, 1)
+    holes = np.tile(0.3 * board + lit, 3).astype(np.float32)  # a dark cavity, lifted as much
+    trouble = light_trouble(holes, gaps, hole_features(holes, gaps, rows, cols), rows, cols)
+    assert trouble[2 * cols + 2] >= 1.0  # in the reflection's even heart
+    assert trouble[7 * cols + 7] < 0.2  # bare board far from it
+
+
 def test_the_holes_asked_for_lie_out_of_the_lamp_s_reflection() -> None:
     # learnt in a reflection, a peg looks unlike itself elsewhere (a green dome on cherry looked
     # blue; a 0.15-pitch red tee on mahogany was not seen): the app picks holes in even light
@@ -356,11 +406,92 @@ def test_a_patch_of_sun_is_no_glint(sunny: Scene) -> None:
     profile = rb.calibrated_profile()
     frame = render(replace(sunny, pegs={2: "yellow", 31: "blue", 53: "red", 25: "red"}))
     reader = BoardReader(profile, still_frames=1)
-    assert reader.locate(frame) and reader.homography is not None and reader.paper is not None
+    assert reader.locate(frame) and reader.homography is not None
     samples = reader.sampler.sample(frame, reader.homography)
     reading, features = reader.classify(samples)
+    assert reader.paper_ratio is not None  # the check was on
     doubted = reader._glinting(samples, features, reading.letters, None)
     assert not doubted.any(), np.flatnonzero(doubted)
+
+
+def _warped_board(  # type: ignore[no-untyped-def]
+    glint: tuple[int, int] | None = None, blur: float = 0.8, white_peg: bool = False
+):
+    """An upright maple board under a 2700 K lamp (a sampler's warped view) with dark holes, a
+    glint (its semi-axes in pixels) over hole 44, a white peg in hole 55: the view, its samples,
+    their features."""
+    import cv2
+
+    from vision.classify import hole_features
+    from vision.sampling import Sampler, disc_quartiles
+
+    sampler = Sampler(10, 10, 0.2, pitch=40, quartiles=True, centre=True)
+    view = np.zeros((sampler.height, sampler.width, 3), np.uint8)
+    view[:] = (94, 160, 222)
+    for hole in range(100):
+        cv2.circle(view, tuple(int(v) for v in sampler.centre(hole)), 3, (15, 25, 35), -1)
+    if glint is not None:
+        x, y = sampler.centre(44)
+        cv2.ellipse(view, (int(x) + 2, int(y) - 1), glint, 30, 0, 360, (255, 255, 255), -1)
+    if white_peg:  # white plastic in the lamp's light (as bright as the paper) and its highlight
+        x, y = sampler.centre(55)
+        cv2.circle(view, (int(x), int(y)), 9, (128, 186, 232), -1)
+        cv2.circle(view, (int(x) - 3, int(y) - 3), 2, (243, 255, 255), -1)
+    view = cv2.GaussianBlur(view, (0, 0), blur)
+    flat = view.reshape(-1, 3)
+    assert sampler.centre_index is not None
+    discs = [disc_quartiles(flat[sampler.hole_index]), disc_quartiles(flat[sampler.centre_index])]
+    holes = np.concatenate(discs, axis=1)
+    gaps = np.median(flat[sampler.gap_index], axis=1)
+    holes, gaps = holes.astype(np.float32), gaps.astype(np.float32)
+    return sampler, view, holes, gaps, hole_features(holes, gaps, 10, 10)
+
+
+def test_a_glint_and_its_blurred_rim_are_left_out_of_a_hole_s_quartiles() -> None:
+    from vision.classify import glint_free
+
+    paper = np.array([131.0, 190.0, 238.0]) / np.array([94.0, 160.0, 222.0])  # white paper over maple
+    _s, _v, _h, _g, plain = _warped_board()
+    sampler, view, holes, gaps, features = _warped_board(glint=(5, 3))
+    assert np.abs(features[44] - plain[44]).max() > 0.3  # the glint lifts the hole like a pale peg
+    discs = [sampler.hole_index, sampler.centre_index]
+    clean, glinting, blank = glint_free(view, sampler.cells(), discs, holes, gaps, features, 10, 10, paper)
+    assert glinting[44] and not blank[44] and glinting.sum() == 1
+    assert np.abs(clean[44] - plain[44]).max() < 0.12  # core and rim left out: the hole as it was
+    assert np.array_equal(clean[43], features[43])
+    # a glint over the whole disc leaves nothing to read: the reader doubts the hole
+    sampler, view, holes, gaps, features = _warped_board(glint=(14, 12))
+    _c, glinting, blank = glint_free(view, sampler.cells(), discs, holes, gaps, features, 10, 10, paper)
+    assert blank[44]
+    # a white peg is as bright as white paper, not brighter: only its highlight is left out, even
+    # with the stickers' paper 15 % darker than white (paper that is not quite white)
+    sampler, view, holes, gaps, features = _warped_board(white_peg=True)
+    dim = 0.85 * paper
+    clean, glinting, blank = glint_free(view, sampler.cells(), discs, holes, gaps, features, 10, 10, dim)
+    assert not blank[55] and np.abs(clean[55] - features[55]).max() < 0.15
+    assert glinting.sum() <= 1
+
+
+def test_white_paper_over_the_board_is_measured_beside_each_sticker() -> None:
+    # a shadow over a sticker and the board's corner beside it, or a camera's exposure, darken
+    # both: the paper's brightness over the board stays; paper darker than the board is board
+    from vision.classify import paper_over_board
+    from vision.sampling import homography_from_corners
+
+    h = homography_from_corners([(100.0, 100.0), (460.0, 100.0), (460.0, 460.0), (100.0, 460.0)], 10, 10)
+    stickers = {i: np.array([[x - 20, y - 20], [x + 20, y - 20], [x + 20, y + 20], [x - 20, y + 20]], float)
+                for i, (x, y) in enumerate([(40, 40), (520, 40), (520, 520), (40, 520)])}
+    board = np.array([94.0, 160.0, 222.0])
+    gaps = np.tile(board, (121, 1)).astype(np.float32)
+    papers = {i: (131.0, 190.0, 238.0) for i in range(4)}
+    even = paper_over_board(papers, stickers, gaps, h, 10, 10)
+    assert even is not None and np.allclose(even, np.array([131.0, 190.0, 238.0]) / board)
+    shaded = dict(papers)
+    shaded[0] = tuple(0.6 * v for v in papers[0])
+    gaps[0] = 0.6 * board  # the corner gap beside sticker 0, in the same shadow
+    assert np.allclose(paper_over_board(shaded, stickers, gaps, h, 10, 10), even)
+    grey = {i: (60.0, 90.0, 120.0) for i in range(4)}  # darker than the board: no paper to go by
+    assert np.allclose(paper_over_board(grey, stickers, gaps, h, 10, 10), 1.0)
 
 
 def test_an_empty_corner_hole_beside_a_sticker_is_never_read_as_a_peg() -> None:

@@ -157,8 +157,21 @@ def target_holes(rows: int, cols: int, count: int, trouble: NDArray[np.float64] 
     lamp's reflection, nothing clipped (of the holes within :data:`EVEN_ENOUGH` of the most even,
     the one nearest the spot). A peg learnt there looks as it will under ordinary light; learnt
     in a reflection (row 3, column 3 lay in it on most glare setups) a green peg on cherry
-    looked blue and a 0.15-pitch red tee on mahogany was not seen at all.
+    looked blue and a 0.15-pitch red tee on mahogany was not seen at all. On a small board the
+    choice may leave fewer such holes than the spots themselves: then the spots are asked for.
     """
+    chosen = _spread_out(rows, cols, trouble)
+    if trouble is not None:
+        fixed = _spread_out(rows, cols, None)
+        chosen = chosen if len(chosen) >= min(count, len(fixed)) else fixed
+    for hole in range(rows * cols):  # small boards: whatever is left
+        if hole not in chosen:
+            chosen.append(hole)
+    return chosen[:count]
+
+
+def _spread_out(rows: int, cols: int, trouble: NDArray[np.float64] | None) -> list[int]:
+    """The holes near :data:`SPOTS` (see :func:`target_holes`), as many as fit."""
     chosen: list[int] = []
     inner = rows > 2 and cols > 2
     for fr, fc in SPOTS:
@@ -179,10 +192,7 @@ def target_holes(rows: int, cols: int, count: int, trouble: NDArray[np.float64] 
             free = [(r, c) for r, c in free if float(trouble[r * cols + c]) <= least + EVEN_ENOUGH]
         r, c = min(free, key=lambda rc: (abs(rc[0] - r0) + abs(rc[1] - c0), rc))
         chosen.append(r * cols + c)
-    for hole in range(rows * cols):  # small boards: whatever is left
-        if hole not in chosen:
-            chosen.append(hole)
-    return chosen[:count]
+    return chosen
 
 
 def light_trouble(
@@ -204,7 +214,7 @@ def light_trouble(
     hole)."""
     import numpy as np
 
-    from vision.classify import GLARE_CLIPPED, LOG_OFFSET, _log, reflection
+    from vision.classify import GLARE_CLIPPED, _log, light_at, reflection
 
     lg = _log(gaps).reshape(rows + 1, cols + 1, 3)
     clipped_gaps = (np.asarray(gaps).reshape(rows + 1, cols + 1, 3) >= GLARE_CLIPPED).any(axis=2)
@@ -216,7 +226,7 @@ def light_trouble(
         clipped = float(clipped_gaps[max(0, r - 1) : r + 3, max(0, c - 1) : c + 3].mean())
         clipped += float((np.asarray(holes[hole]) >= GLARE_CLIPPED).any())
         trouble[hole] = spread + clipped
-    light = np.exp(_log(holes[:, :3]) - features[:, :3]).mean(axis=1) - LOG_OFFSET
+    light = light_at(holes, features).mean(axis=1)
     for lamp in lamps:
         strength, _gaps, found = reflection(holes, gaps, features, rows, cols, lamp)
         trouble += np.where(found, 1.0 + strength / np.maximum(light, 1.0), 0.0)

@@ -333,7 +333,10 @@ class CalibrationSession:
 
         base = replace(self.profile, empty=None, colours=())
         result = self._read(frame, base)
-        lamps = [(1.0, 1.0, 1.0), lamp_colour(self.paper)]
+        lamps = [(1.0, 1.0, 1.0)]  # grey, and the paper's colour when it is another (review: counted twice)
+        paper_lamp = lamp_colour(self.paper)
+        if max(abs(a - b) for a, b in zip(paper_lamp, lamps[0], strict=True)) > 0.03:
+            lamps.append(paper_lamp)
         trouble = light_trouble(
             result.samples.holes, result.samples.gaps, result.features, base.rows, base.cols, lamps
         )

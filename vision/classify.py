@@ -169,6 +169,14 @@ def glint_peak(
     return np.asarray((peak & (seen > 0)).ravel(), dtype=np.bool_)
 
 
+def light_at(holes: NDArray[np.float32], features: NDArray[np.float64]) -> NDArray[np.float64]:
+    """(n, 3): the light each hole's features were measured against, in grey levels per channel
+    (:func:`hole_features`: the features are the hole's log colour less the light's)."""
+    import numpy as np
+
+    return np.asarray(np.exp(_log(holes[:, :3]) - features[:, :3]) - LOG_OFFSET, dtype=np.float64)
+
+
 GLARE_SHARE = 0.08  # additive glare (grey levels) over the light's mean level that counts as glare
 GLARE_CHROMA = 0.12  # the board's colour must differ from grey by this much (std / mean) to tell glare
 GLARE_CLIPPED = 250  # grey levels: a channel this bright may be saturated and is left out of the fit
@@ -283,7 +291,7 @@ def reflection(
     grid[:, 0], grid[:, -1] = np.minimum(grid[:, 0], grid[:, 1]), np.minimum(grid[:, -1], grid[:, -2])
     four = np.stack([grid[:-1, :-1], grid[:-1, 1:], grid[1:, :-1], grid[1:, 1:]]).reshape(4, n)
     at_hole = np.median(four, axis=0)  # not the largest: a gap at the edge of a clipped patch of sun
-    level = np.exp(_log(holes[:, :3]) - features[:, :3]) - LOG_OFFSET  # the light at each hole
+    level = light_at(holes, features)
     found = at_hole * light.mean() > GLARE_SHARE * level.mean(axis=1)
     lifted_grid = unknown.reshape(rows + 1, cols + 1)
     corners = [lifted_grid[:-1, :-1], lifted_grid[:-1, 1:], lifted_grid[1:, :-1], lifted_grid[1:, 1:]]
@@ -292,6 +300,42 @@ def reflection(
 
 
 SPECULAR = 1.3  # times as bright as the stickers' white paper would be at a hole: only a glint is
+
+
+def paper_over_board(
+    papers: dict[int, tuple[float, float, float]],
+    stickers: dict[int, NDArray[np.float64]],
+    gaps: NDArray[np.float32],
+    image_from_grid: NDArray[np.float64],
+    rows: int,
+    cols: int,
+) -> NDArray[np.float64] | None:
+    """How much brighter white paper is than this board under the same light, per channel (BGR):
+    each sticker's paper (``papers``) over the board's corner gap nearest it (``stickers``: their
+    corners in the picture), the median over the stickers. A shadow over a sticker, the lamp
+    falling off towards the board's corners or the camera's exposure darken paper and board
+    alike and cancel; measured against the board's median instead, paper 15 % darker made
+    birch's white pegs glints. None without a sticker or with paper clipped in every channel."""
+    import numpy as np
+
+    from vision.sampling import project
+
+    grid = gaps.reshape(rows + 1, cols + 1, 3).astype(np.float64)
+    corner_gaps = [(0, 0), (0, cols), (rows, cols), (rows, 0)]
+    where = project(image_from_grid, np.array([[c - 0.5, r - 0.5] for r, c in corner_gaps], dtype=np.float64))
+    ratios = []
+    for marker, paper in papers.items():
+        if marker not in stickers:
+            continue
+        centre = np.asarray(stickers[marker], dtype=np.float64).mean(axis=0)
+        r, c = corner_gaps[int(np.argmin(np.linalg.norm(where - centre, axis=1)))]
+        ratios.append(np.asarray(paper, dtype=np.float64) / np.maximum(grid[r, c], 1.0))
+    if not ratios:
+        return None
+    # white paper is never darker than the board: where it measures so (a shadow over the stickers
+    # alone, paper that is not white) the board's own brightness is the least a glint exceeds
+    ratio = np.maximum(np.median(np.asarray(ratios), axis=0), 1.0)
+    return None if bool((np.asarray([p for p in papers.values()]) >= GLARE_CLIPPED).all()) else ratio
 
 
 def glint_free(
@@ -303,7 +347,7 @@ def glint_free(
     features: NDArray[np.float64],
     rows: int,
     cols: int,
-    paper: Sequence[float],
+    paper: NDArray[np.float64],
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_]]:
     """``features`` with the pixels of a glint left out of the holes' quartiles, which holes had
     one, and which were all glint.
@@ -312,61 +356,76 @@ def glint_free(
     varnish (a small sharp mirror image of the lamp) is, in every channel the picture leaves room
     for: under a 2700 K lamp the paper is about (131, 190, 238) BGR and a glint (255, 255, 255).
     A glint over an empty hole's disc lifted its upper quartile like a white golf tee's head on
-    maple and read as a confident white peg. The paper at a hole is the stickers' paper as seen
-    (``paper``, BGR) times how much brighter the board is there than over the whole picture: its
-    brightest own gap over the gaps' median (a patch of sun over part of the hole lights one of
-    its four gaps, see :func:`light_explained`; with the light of the 4x4 block instead, sunlit
-    board at the patch's edge passed for a glint). A pixel :data:`SPECULAR` times brighter than
-    that in any channel where that stays below :data:`GLARE_CLIPPED` is a glint (no peg reflects
-    more than white paper in any channel), and so are the pixels next to one (its blurred rim).
-    ``warped``: the upright board the samples were taken from, ``cells``: per pixel of it the
-    nearest hole (:meth:`~vision.sampling.Sampler.cells`), ``discs``: per disc the holes' pixel
-    indexes, in the order of the quartiles in ``holes`` (the head's, then the hole's own). A
-    white peg's own highlight is left out as well: what is left of the head still shows its
-    colour. Where the paper is near clipping there is no room, and no glint is told.
+    maple and read as a confident white peg. ``paper``: how much brighter white paper is than the
+    board (:func:`paper_over_board`); the light a hole can have is its brightest own gap (a
+    patch of sun over part of the hole lights one of its four gaps, see :func:`light_explained`;
+    with the light of the 4x4 block instead, sunlit board at the patch's edge passed for a
+    glint). A pixel :data:`SPECULAR` times brighter than paper would be there, in every channel
+    where that stays below :data:`GLARE_CLIPPED` (at least one), is a glint, and so are the
+    pixels next to one (its blurred rim). A glossy peg's own highlight is one too: what is left
+    of the head still shows its colour. Where the paper is near clipping there is no room, and
+    no glint is told. ``warped``: the upright board the samples were taken from, ``cells``: per
+    pixel of it the nearest hole (:meth:`~vision.sampling.Sampler.cells`), ``discs``: per disc
+    the holes' pixel indexes, in the order of the quartiles in ``holes`` (the head's, then the
+    hole's own).
     """
     import cv2
     import numpy as np
 
-    from vision.sampling import _quartiles
-
     n = len(features)
-    g = gaps.reshape(-1, 3).astype(np.float64)
-    grid = g.reshape(rows + 1, cols + 1, 3)
+    grid = gaps.reshape(rows + 1, cols + 1, 3).astype(np.float64)
     four = np.stack([grid[:-1, :-1], grid[:-1, 1:], grid[1:, :-1], grid[1:, 1:]]).reshape(4, n, 3)
-    level = four.max(axis=0)  # the brightest own gap: the most light that can fall on the hole
-    board = np.maximum(np.median(g, axis=0), 1.0)
-    white = SPECULAR * np.asarray(paper, dtype=np.float64)[None, :] * level / board[None, :]
-    white = np.where(white < GLARE_CLIPPED, white, np.inf)  # no room: nothing told in that channel
+    white = SPECULAR * np.asarray(paper, dtype=np.float64)[None, :] * four.max(axis=0)
+    room = white < GLARE_CLIPPED
     none = np.zeros(n, dtype=np.bool_)
+    if not room.any():
+        return np.asarray(features, dtype=np.float64), none, none
+    limit = np.where(room, white, 0.0).min(axis=0)  # per channel the lowest bar anywhere
     brightest = [cv2.minMaxLoc(channel)[1] for channel in cv2.split(warped)]  # (numpy's max: 1 ms)
-    if not (np.asarray(brightest) > white.min(axis=0)).any():  # no glint anywhere (most frames)
+    if not any(b > lim for b, lim, ok in zip(brightest, limit, room.any(axis=0), strict=True) if ok):
+        return np.asarray(features, dtype=np.float64), none, none  # no glint anywhere (most frames)
+    # over the bar in every channel with room: channels without room pass (bar 0), and a hole
+    # with no room at all never does (its bar is 255 everywhere)
+    bars = np.where(room, white, 0.0)
+    bars[~room.any(axis=1)] = 255.0
+    over = cv2.compare(warped, np.take(bars.astype(np.uint8), cells, axis=0), cv2.CMP_GT)
+    blue, green, red = cv2.split(over)  # (numpy's all(axis=2): 2 ms)
+    glinting = cv2.min(cv2.min(blue, green), red)
+    if not cv2.countNonZero(glinting):
         return np.asarray(features, dtype=np.float64), none, none
-    limit = np.take(np.minimum(white, 255.0).astype(np.uint8), cells, axis=0)
-    b, g_, r = cv2.split(cv2.compare(warped, limit, cv2.CMP_GT))  # (numpy's any(axis=2): 2 ms)
-    bright = cv2.max(cv2.max(b, g_), r)
-    if not cv2.countNonZero(bright):
-        return np.asarray(features, dtype=np.float64), none, none
-    mask = cv2.dilate(bright, np.ones((3, 3), np.uint8)).reshape(-1) > 0
-    glint = [mask[index] for index in discs]
-    affected = none.copy()
-    for flags in glint:
-        affected |= flags.any(axis=1)
-    blank = none.copy()
-    clean = np.array(features, dtype=np.float64)
-    light = _log(holes) - features  # per number, the log light it was measured against
+    mask = cv2.dilate(glinting, np.ones((3, 3), np.uint8)).reshape(-1) > 0
+    flags = [mask[index] for index in discs]
+    affected = np.zeros(n, dtype=np.bool_)
+    for glint in flags:
+        affected |= glint.any(axis=1)
+    which = np.flatnonzero(affected)
     flat = warped.reshape(-1, 3)
-    for hole in np.flatnonzero(affected).tolist():
-        parts = []
-        for index, flags in zip(discs, glint, strict=True):
-            kept = flat[index[hole][~flags[hole]]]
-            if len(kept) < max(3, len(index[hole]) // 4):  # (nearly) all glint: nothing to read
-                blank[hole] = True
-                break
-            parts.append(_quartiles(kept[None, :, :])[0])
-        if not blank[hole]:
-            clean[hole] = _log(np.concatenate(parts).astype(np.float32)) - light[hole]
+    blank = np.zeros(n, dtype=np.bool_)
+    parts = []
+    for index, glint in zip(discs, flags, strict=True):
+        kept = (~glint[which]).sum(axis=1)
+        blank[which] |= kept < np.maximum(3, index.shape[1] // 4)  # (nearly) all glint: nothing to read
+        parts.append(quartiles_without(flat[index[which]], glint[which], kept))
+    clean = np.array(features, dtype=np.float64)
+    light = _log(holes[which]) - features[which]  # per number, the log light it was measured against
+    clean[which] = _log(np.concatenate(parts, axis=1).astype(np.float32)) - light
     return clean, affected, blank
+
+
+def quartiles_without(
+    discs: NDArray[np.uint8], left_out: NDArray[np.bool_], kept: NDArray[np.int64]
+) -> NDArray[np.float32]:
+    """(holes, pixels, 3) -> (holes, 9): the lower quartile, median and upper quartile per channel
+    of each disc's pixels but those ``left_out``, as :func:`vision.sampling.disc_quartiles` takes them
+    (``kept``: how many are left per disc; at least one)."""
+    import numpy as np
+
+    values = np.where(left_out[:, :, None], 1000, discs.astype(np.int16))  # left out sort last
+    ordered = np.sort(values, axis=1)
+    k = np.maximum(kept, 1)
+    marks = np.stack([k // 4, k // 2, (3 * k) // 4], axis=1)  # (holes, 3)
+    taken = np.take_along_axis(ordered, marks[:, :, None], axis=1)  # (holes, 3 quartiles, 3 channels)
+    return np.asarray(np.minimum(taken, 255).reshape(len(discs), 9), dtype=np.float32)
 
 
 def gap_noise(gaps: NDArray[np.float32], rows: int, cols: int) -> NDArray[np.float64]:

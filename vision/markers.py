@@ -167,6 +167,21 @@ def paper_samples(
     return samples
 
 
+def paper_by_sticker(
+    frame: NDArray[np.uint8], found: dict[int, NDArray[np.float64]]
+) -> dict[int, tuple[float, float, float]]:
+    """Each sticker's white paper as seen (BGR, the median of its :func:`paper_samples`)."""
+    import numpy as np
+
+    papers = {}
+    for marker, quad in found.items():
+        samples = paper_samples(frame, {marker: quad})
+        if samples:
+            b, g, r = np.median(np.asarray(samples, dtype=np.float64), axis=0)
+            papers[marker] = (float(b), float(g), float(r))
+    return papers
+
+
 def paper_colour(
     frame: NDArray[np.uint8], found: dict[int, NDArray[np.float64]]
 ) -> tuple[float, float, float] | None:

@@ -31,8 +31,9 @@ from vision.classify import (
     lamp_colour,
     light_explained,
     noise_spread,
+    paper_over_board,
 )
-from vision.markers import MarkerFinder, image_from_grid, paper_colour
+from vision.markers import MarkerFinder, image_from_grid, paper_by_sticker, paper_colour
 from vision.profile import UNSURE, BoardProfile, ProfileError
 from vision.sampling import Sampler, Samples, homography_from_corners
 from vision.stability import Stabiliser
@@ -40,6 +41,8 @@ from vision.stability import Stabiliser
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
+
+Found = dict[int, "NDArray[np.float64]"]  # stickers found: their corners in the picture, by id
 
 MOTION_LOG_THRESHOLD = 0.12  # per sample, log units (about 12%)
 MOTION_LOG_OFFSET = 20.0  # grey levels added before the log: sensor noise in a dark channel is not movement
@@ -94,7 +97,9 @@ class BoardReader:
             )
         self.finder = MarkerFinder(profile.dictionary) if self.fixed is None else None
         self.paper_lamp: tuple[float, float, float] | None = None  # lamp_colour on the stickers' paper
-        self.paper: tuple[float, float, float] | None = None  # that paper as seen (BGR): glints are brighter
+        # white paper's brightness over the board's (classify.paper_over_board): a glint is brighter
+        self.paper_ratio: NDArray[np.float64] | None = None
+        self._papers: tuple[dict[int, tuple[float, float, float]], Found] | None = None  # to measure it
         self.stabiliser = Stabiliser(still_frames)
         self.relocate_every = relocate_every
         self.watch_hands = watch_hands
@@ -118,7 +123,9 @@ class BoardReader:
         paper = paper_colour(frame, found)
         if paper is not None:
             self.paper_lamp = lamp_colour(paper)
-            self.paper = paper
+            # ... and each sticker's, for the paper's brightness over the board once this frame
+            # is sampled (the same frame: the camera's exposure cancels)
+            self._papers = (paper_by_sticker(frame, found), found)
         self._since_located = 0
         if h is None:
             self._lost = True
@@ -222,7 +229,14 @@ class BoardReader:
         import numpy as np
 
         n = self.profile.hole_count
-        if self.paper is None or self.classifier is None:
+        if self._papers is not None and self.homography is not None:  # stickers found in this frame
+            papers, stickers = self._papers
+            ratio = paper_over_board(
+                papers, stickers, samples.gaps, self.homography, self.profile.rows, self.profile.cols
+            )
+            self.paper_ratio = ratio if ratio is not None else self.paper_ratio
+            self._papers = None
+        if self.paper_ratio is None or self.classifier is None:
             return np.zeros(n, dtype=np.bool_)
         discs = [self.sampler.hole_index]
         if self.sampler.centre_index is not None:
@@ -236,7 +250,7 @@ class BoardReader:
             features,
             self.profile.rows,
             self.profile.cols,
-            self.paper,
+            self.paper_ratio,
         )
         if not affected.any():
             return blank

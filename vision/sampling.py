@@ -59,7 +59,7 @@ def hole_grid_points(rows: int, cols: int) -> NDArray[np.float64]:
     return np.stack([u.ravel(), v.ravel()], axis=1).astype(np.float64)
 
 
-def _quartiles(discs: NDArray[np.uint8]) -> NDArray[np.uint8]:
+def disc_quartiles(discs: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """(n, pixels, 3) -> (n, 9): lower quartile, median and upper quartile per channel."""
     import numpy as np
 
@@ -181,9 +181,9 @@ class Sampler:
         warped = self.warp(image, image_from_grid)
         flat = warped.reshape(-1, 3)
         if self.quartiles:
-            parts = [_quartiles(flat[self.hole_index])]
+            parts = [disc_quartiles(flat[self.hole_index])]
             if self.centre_index is not None:
-                parts.append(_quartiles(flat[self.centre_index]))
+                parts.append(disc_quartiles(flat[self.centre_index]))
             holes = np.concatenate(parts, axis=1).astype(np.float32)
         else:
             holes = np.median(flat[self.hole_index], axis=1).astype(np.float32)
