@@ -569,6 +569,21 @@ def test_a_hole_about_as_near_to_a_colour_as_to_empty_is_never_read_empty() -> N
     assert classifier.classify(np.vstack([half_on_head * 0.5, drifted])).letters == ["."] * 10
 
 
+def test_a_colour_close_to_empty_needs_a_clearer_margin_to_read_a_hole_empty() -> None:
+    # white golf tees on maple under a 2700 K lamp: the colour 1.5 spreads from empty, faint tees
+    # far from the calibration's were confident empty at twice as far from white as from empty
+    from vision.classify import EMPTY_MARGIN, Classifier, learn_model
+
+    empty = learn_model(".", "empty", np.zeros((1, 9)))
+    pale = learn_model("W", "white", np.full((1, 9), 0.105))  # 1.5 spreads from empty
+    vivid = learn_model("R", "red", np.array([[0.0, -0.3, 0.3] * 3]))  # 3.5 spreads from empty
+    faint = np.full((1, 9), 0.035)  # 0.5 from empty, 1.0 from white: twice as far
+    assert Classifier(empty, [pale]).classify(faint).letters == ["?"]
+    half = np.array([[0.0, -0.3, 0.3] * 3]) / (1 + 2 * EMPTY_MARGIN)  # red at 2x the margin
+    assert Classifier(empty, [vivid]).classify(half * 0.8).letters == ["."]  # far colours as before
+    assert Classifier(empty, [pale]).classify(np.zeros((1, 9))).letters == ["."]
+
+
 def test_a_hole_brighter_as_a_whole_than_its_own_empty_look_is_still_empty() -> None:
     # each hole's own empty look, taken brighter or darker as a whole (sun, shadow)
     from vision.classify import Classifier, learn_model

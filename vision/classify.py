@@ -33,6 +33,7 @@ MAX_CHANNEL = 6.0  # spreads in the single most different channel: farther is "u
 EMPTY_REACH = 2.0  # spreads (root mean square, quartile features): farther from empty is never "empty"
 EMPTY_REACH_TIMES = 2.0  # ... nor farther than this many times the picture's empty holes (median)
 EMPTY_MARGIN = 1.5  # ... and every colour must be this many times as far as empty is
+NEAR_EMPTY = 3.75  # ... or this over its own distance from empty (spreads, root mean square), if more
 MIN_CONFIDENCE = 0.9
 NEAREST_EXTRA_WEIGHT = 2  # the four nearest gaps count 1 + this many times in the light's median
 ADOPT_AFTER = 60  # still frames (about 3 s) after which a changed gap is the board's new look
@@ -580,6 +581,9 @@ class Classifier:
         self.spreads = np.array([m.spread for m in self.models], dtype=np.float64)
         self.max_distance = max_distance
         self.min_confidence = min_confidence
+        # per colour, how many times as far as empty a hole must be from it to be read empty
+        apart = np.sqrt((((self.means[1:] - self.means[0]) / self.spreads[0]) ** 2).mean(axis=1))
+        self.margins = np.maximum(EMPTY_MARGIN, NEAR_EMPTY / np.maximum(apart, 1e-6))
 
     def distances(self, features: NDArray[np.float64]) -> NDArray[np.float64]:
         """(n, classes) root-mean-square distance in spreads."""
@@ -672,7 +676,11 @@ class Classifier:
                 # take the quartiles as independent, which they are not, and made a peg half
                 # on its disc (blurred 0.19-pitch tees on oak) a confident empty at 1.2-2.0
                 # spreads from empty and 1.0-1.3 times as far from its colour
-                sure &= (best != 0) | (d[:, 1:].min(axis=1) >= EMPTY_MARGIN * best_distance)
+                # spreads. A colour close to empty itself (a white golf tee on maple under a
+                # 2700 K lamp: 1.5 spreads from it; the next closest of the unseen boards 2.3)
+                # overlaps it, and its faint pegs far from the calibration's were confident
+                # empty (1.1 % of one draw's holes): the nearer the colour, the clearer the margin
+                sure &= (best != 0) | (d[:, 1:] >= self.margins[None, :] * best_distance[:, None]).all(axis=1)
         letters = [
             self.letters[b] if ok else UNSURE for b, ok in zip(best.tolist(), sure.tolist(), strict=True)
         ]
