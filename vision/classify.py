@@ -312,31 +312,40 @@ def paper_over_board(
     cols: int,
 ) -> NDArray[np.float64] | None:
     """How much brighter white paper is than this board under the same light, per channel (BGR):
-    each sticker's paper (``papers``) over the board's corner gap nearest it (``stickers``: their
-    corners in the picture), the median over the stickers. A shadow over a sticker, the lamp
-    falling off towards the board's corners or the camera's exposure darken paper and board
-    alike and cancel; measured against the board's median instead, paper 15 % darker made
-    birch's white pegs glints. None without a sticker or with paper clipped in every channel."""
+    each sticker's paper (``papers``) over the board at the gap just inside the corner hole
+    nearest it (``stickers``: their corners in the picture), the median over the stickers. A
+    shadow over a sticker, the lamp falling off towards the board's corners or the camera's
+    exposure darken paper and board alike and cancel; measured against the board's median
+    instead, paper 15 % darker made birch's white pegs glints. Inside the corner hole, not
+    outside it: stickers stuck 6-15 mm from the holes covered the outer corner gap with their
+    black border or their paper (review of the fifth round). A channel clipped in a sticker's
+    paper says nothing of it (infinite: no room above it). None without a sticker."""
     import numpy as np
 
     from vision.sampling import project
 
     grid = gaps.reshape(rows + 1, cols + 1, 3).astype(np.float64)
-    corner_gaps = [(0, 0), (0, cols), (rows, cols), (rows, 0)]
-    where = project(image_from_grid, np.array([[c - 0.5, r - 0.5] for r, c in corner_gaps], dtype=np.float64))
+    corners = [(0, 0), (0, cols), (rows, cols), (rows, 0)]  # the outer corner gaps
+    where = project(image_from_grid, np.array([[c - 0.5, r - 0.5] for r, c in corners], dtype=np.float64))
     ratios = []
     for marker, paper in papers.items():
         if marker not in stickers:
             continue
         centre = np.asarray(stickers[marker], dtype=np.float64).mean(axis=0)
-        r, c = corner_gaps[int(np.argmin(np.linalg.norm(where - centre, axis=1)))]
-        ratios.append(np.asarray(paper, dtype=np.float64) / np.maximum(grid[r, c], 1.0))
+        r, c = corners[int(np.argmin(np.linalg.norm(where - centre, axis=1)))]
+        inside = grid[min(max(r, 1), max(rows - 1, 0)), min(max(c, 1), max(cols - 1, 0))]
+        seen = np.asarray(paper, dtype=np.float64)
+        ratios.append(np.where(seen < GLARE_CLIPPED, seen / np.maximum(inside, 1.0), np.nan))
     if not ratios:
         return None
+    known = np.asarray(ratios)
+    counted = (~np.isnan(known)).sum(axis=0)
     # white paper is never darker than the board: where it measures so (a shadow over the stickers
     # alone, paper that is not white) the board's own brightness is the least a glint exceeds
-    ratio = np.maximum(np.median(np.asarray(ratios), axis=0), 1.0)
-    return None if bool((np.asarray([p for p in papers.values()]) >= GLARE_CLIPPED).all()) else ratio
+    ratio = np.full(3, np.inf)
+    for channel in np.flatnonzero(counted):
+        ratio[channel] = max(float(np.median(known[~np.isnan(known[:, channel]), channel])), 1.0)
+    return ratio
 
 
 def glint_free(
@@ -381,7 +390,7 @@ def glint_free(
     none = np.zeros(n, dtype=np.bool_)
     if not room.any():
         return np.asarray(features, dtype=np.float64), none, none
-    limit = np.where(room, white, 0.0).min(axis=0)  # per channel the lowest bar anywhere
+    limit = np.where(room, white, np.inf).min(axis=0)  # per channel the lowest bar anywhere
     brightest = [cv2.minMaxLoc(channel)[1] for channel in cv2.split(warped)]  # (numpy's max: 1 ms)
     if not any(b > lim for b, lim, ok in zip(brightest, limit, room.any(axis=0), strict=True) if ok):
         return np.asarray(features, dtype=np.float64), none, none  # no glint anywhere (most frames)

@@ -123,13 +123,16 @@ class BoardReader:
         paper = paper_colour(frame, found)
         if paper is not None:
             self.paper_lamp = lamp_colour(paper)
-            # ... and each sticker's, for the paper's brightness over the board once this frame
-            # is sampled (the same frame: the camera's exposure cancels)
-            self._papers = (paper_by_sticker(frame, found), found)
         self._since_located = 0
+        self._papers = None
         if h is None:
             self._lost = True
             return False
+        # each of the board's stickers' paper, for the paper's brightness over the board once
+        # this frame is sampled with this homography (the same frame: the camera's exposure cancels)
+        ours = {m.id for m in self.profile.markers}
+        stickers = {marker: quad for marker, quad in found.items() if marker in ours}
+        self._papers = (paper_by_sticker(frame, stickers), stickers)
         self.homography = h
         self._lost = False
         self.frames_unlocated = 0
