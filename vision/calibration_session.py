@@ -36,6 +36,12 @@ MIN_RADIUS = 0.06
 HEAD_ONLY = 9  # the quartiles of the head's disc alone, for pegs that lean (see _rebuild)
 FEATURES = 18  # the guided calibration's features: quartiles of the head's disc and the hole's
 LOOKS_LIKE = 1.6  # spreads (root mean square, brightness set aside): this close to a learnt colour is it
+STRAY_PEG = 6.0  # board-wide spreads (most different number): an empty hole's own look this far
+# from the board's and like a learnt colour was a peg left there for the empty picture (empty holes
+# of the unseen boards' calibrations, glints and sun included, stayed below it where like a colour)
+TOO_NEAR_EMPTY = 1.25  # spreads of empty (root mean square): a colour nearer to empty is refused (the
+# reader's margin for it, classify.NEAR_EMPTY over this, would pass 3 and leave most holes unsure;
+# white golf tees on maple under a 2700 K lamp, the nearest of the unseen boards: 1.45-1.77)
 BRIGHTNESS_ASIDE = 0.25  # log units: the most brightness set aside (one colour between holes: up to 0.19)
 APART_CLEARLY = 2.0  # times LOOKS_LIKE apart without the reflection to learn a peg that looks alike
 LEAN_PEGS = 3  # calibration pegs measured before the lean decides on head-only features
@@ -91,6 +97,20 @@ MESSAGES: dict[str, str] = {
         "With the {colour} peg the pegs measure differently, and the {earlier} peg in row {row},"
         " column {column} is no longer seen clearly. Use even light without glare on the board, check"
         " that no peg has moved, and start again."
+    ),
+    "hole-changed-since-empty": (
+        "No peg seen in row {row}, column {column}: the hole looks like any empty hole, though not"
+        " like itself in the picture of the empty board. If a peg was in it then, take every peg off"
+        " the board and start again. If the {colour} peg is in it now, {colour} looks too much like"
+        " the board: add light from above or move the camera closer."
+    ),
+    "peg-on-empty-board": (
+        "Row {row}, column {column} looked like a {other} peg in the picture of the empty board: a"
+        " peg was left there. Take every peg off the board and learn the empty board again."
+    ),
+    "too-like-board": (
+        "Colour {colour} looks too much like the board under this light: the reader would be unsure"
+        " of most holes. Add light from above or move the camera closer, or skip {colour}."
     ),
     "no-peg-seen": "No new peg was seen. Put one peg in any hole and try again.",
     "moved": (
@@ -369,7 +389,12 @@ class CalibrationSession:
             return Outcome(False, "stickers-not-found")
         self.steps.append((colour[0], colour[1], hole, frame))
         outcome = self._rebuild()
-        if not outcome.ok and outcome.message == "no-peg-in-hole" and outcome.holes != (hole,):
+        if outcome.message == "peg-on-empty-board":  # the empty picture is no picture of the empty board
+            self.empty_frame, self.steps, self.learnt = None, [], []
+            self.step, self.colour_index = Step.EMPTY, 0
+            return outcome
+        lost = outcome.message in ("no-peg-in-hole", "hole-changed-since-empty")
+        if not outcome.ok and lost and outcome.holes != (hole,):
             # an earlier step no longer passes with the pegs measured anew: say so, naming the
             # earlier peg, not as if that step were being asked for again. (Keeping the earlier
             # measurement instead was tried: on an unseen board it then read 2.7 % of its holes
@@ -489,9 +514,10 @@ class CalibrationSession:
             others = [h for h in range(profile.hole_count) if h not in placed]
             noise = float(np.quantile(changed[others], 0.99)) if others else 0.0
             where = {**self.hole_words(hole), "colour": name}
-            seen = changed[hole] >= max(PEG_SEEN, PEG_ABOVE_EMPTY * noise)
-            if not seen or peg_distance(features[hole : hole + 1], profile.empty)[0] < LIKE_EMPTY_HOLE:
+            if changed[hole] < max(PEG_SEEN, PEG_ABOVE_EMPTY * noise):
                 return Outcome(False, "no-peg-in-hole", (hole,), where)
+            if peg_distance(features[hole : hole + 1], profile.empty)[0] < LIKE_EMPTY_HOLE:
+                return Outcome(False, "hole-changed-since-empty", (hole,), where)
             if colours:
                 # alike as seen, or without the lamp's reflection: the same peg moved into or out
                 # of the reflection looks 2-4 spreads apart as seen (the same blue peg offered for
@@ -505,6 +531,8 @@ class CalibrationSession:
                     key = "looks-like-other-warm" if warm else "looks-like-other"
                     return Outcome(False, key, (hole,), {**where, "other": other})
             model = learn_model(letter, name, features[hole : hole + 1])
+            if from_empty(model, profile.empty) < TOO_NEAR_EMPTY:
+                return Outcome(False, "too-like-board", (hole,), where)
             # one example has no spread of its own: the floor, widened by how much the board
             # around the holes varies (the empty holes' upper quartile: wood, not cavity)
             board_spread = np.asarray(profile.empty.spread)[6:9]
@@ -515,6 +543,16 @@ class CalibrationSession:
             if far[hole] < HARD_SEPARATION * max(1.0, far_noise / PEG_SEEN):
                 hard.append(name)
         profile = profile.with_models(profile.empty, colours)
+        # a peg left on the board for the empty picture: its hole's own empty look is that peg, and a
+        # peg of its colour would read empty there for ever (review of the fifth round)
+        if colours:
+            means = [np.asarray(c.mean) for c in colours]
+            odd = peg_distance(empty_features, profile.empty)
+            for stray in np.flatnonzero(odd >= STRAY_PEG).tolist():
+                apart, like = closest_colour(colours, means, empty_features[stray])
+                if apart < LOOKS_LIKE:
+                    values = {**self.hole_words(stray), "other": colours[like].name}
+                    return Outcome(False, "peg-on-empty-board", (stray,), values)
         # 4. the calibration must read its own pictures: nothing confidently wrong
         if colours:
             expected = [EMPTY] * profile.hole_count
@@ -566,6 +604,15 @@ def looks_alike(seen: float, without: float) -> bool:
     the lamp's reflection that colour? Within :data:`LOOKS_LIKE` either way; alike as seen
     unless clearly apart (:data:`APART_CLEARLY`) without the reflection."""
     return without < LOOKS_LIKE or (seen < LOOKS_LIKE and without < APART_CLEARLY * LOOKS_LIKE)
+
+
+def from_empty(colour: ColourModel, empty: ColourModel) -> float:
+    """How far a colour's mean is from the board-wide empty look, in empty's spreads (root mean
+    square): the same measure as the reader's margin near empty (``Classifier.margins``)."""
+    import numpy as np
+
+    apart = (np.asarray(colour.mean) - np.asarray(empty.mean)) / np.asarray(empty.spread)
+    return float(np.sqrt((apart**2).mean()))
 
 
 def closest_colour(
