@@ -695,6 +695,22 @@ def test_a_colour_close_to_empty_needs_a_clearer_margin_to_read_a_hole_empty() -
     assert Classifier(empty, [pale]).classify(np.zeros((1, 9))).letters == ["."]
 
 
+def test_a_colour_is_read_only_when_clearly_nearer_than_empty() -> None:
+    # an empty hole on pale birch under a warm lamp's reflection (the board's colour there, so no
+    # reflection check) lay 1.57 spreads from white and 1.73 from empty: a confident white peg, and
+    # three false plays in a clip. A peg clearly nearer its colour is read as before
+    from vision.classify import COLOUR_MARGIN, Classifier, learn_model
+
+    empty = learn_model(".", "empty", np.zeros((1, 9)))
+    white = learn_model("W", "white", np.array([[0.3, 0.2, 0.1] * 3]))
+    classifier = Classifier(empty, [white])
+    between = np.array([[0.3, 0.2, 0.1] * 3]) * 0.55  # a little nearer white than empty
+    d = classifier.distances(between)[0]
+    assert d[1] < d[0] < COLOUR_MARGIN * d[1]
+    assert classifier.classify(between).letters == ["?"]
+    assert classifier.classify(np.array([[0.3, 0.2, 0.1] * 3]) * 0.9).letters == ["W"]
+
+
 def test_a_hole_brighter_as_a_whole_than_its_own_empty_look_is_still_empty() -> None:
     # each hole's own empty look, taken brighter or darker as a whole (sun, shadow)
     from vision.classify import Classifier, learn_model

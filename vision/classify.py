@@ -33,6 +33,7 @@ MAX_CHANNEL = 6.0  # spreads in the single most different channel: farther is "u
 EMPTY_REACH = 2.0  # spreads (root mean square, quartile features): farther from empty is never "empty"
 EMPTY_REACH_TIMES = 2.0  # ... nor farther than this many times the picture's empty holes (median)
 EMPTY_MARGIN = 1.5  # ... and every colour must be this many times as far as empty is
+COLOUR_MARGIN = 1.3  # ... and a colour is read only when empty is this many times as far as it
 NEAR_EMPTY = 3.75  # ... or this over its own distance from empty (spreads, root mean square), if more
 MIN_CONFIDENCE = 0.9
 NEAREST_EXTRA_WEIGHT = 2  # the four nearest gaps count 1 + this many times in the light's median
@@ -690,6 +691,11 @@ class Classifier:
                 # overlaps it, and its faint pegs far from the calibration's were confident
                 # empty (1.1 % of one draw's holes): the nearer the colour, the clearer the margin
                 sure &= (best != 0) | (d[:, 1:] >= self.margins[None, :] * best_distance[:, None]).all(axis=1)
+                # ... and a colour only when clearly nearer than empty: an empty hole on pale birch
+                # under a warm lamp's reflection (which has the board's colour there: no reflection
+                # check) read as a confident white dome at 1.57 spreads from white and 1.73 from
+                # empty, and made false plays
+                sure &= (best == 0) | (d[:, 0] >= COLOUR_MARGIN * best_distance)
         letters = [
             self.letters[b] if ok else UNSURE for b, ok in zip(best.tolist(), sure.tolist(), strict=True)
         ]
