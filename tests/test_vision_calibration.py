@@ -139,6 +139,33 @@ def test_a_peg_left_anywhere_on_the_board_for_the_empty_picture_is_named_when_it
     assert session.learn_colour(render(replace(BASE, pegs={red_hole: "red"}, frame=3))).ok
 
 
+def test_a_glint_in_the_empty_picture_is_no_peg_left_on_the_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    # glints on the varnish stay where they are while lamp and camera do: in the empty picture too.
+    # Brighter than any peg, they were taken for a white peg left on the board (maple, 2700 K lamp)
+    import cv2
+
+    monkeypatch.setitem(rb.PEG_COLOURS_BGR, "white", (232, 236, 238))
+    monkeypatch.setitem(rb.LETTERS, "white", "W")
+    maple = replace(BASE, board=(170, 200, 222), warmth=1.0, noise=1.5, blur=0.6)
+    grid = np.array([[h % 10, h // 10] for h in range(100)], float)
+    points = project(read_image(render(maple), rb.small_profile()).image_from_grid, grid)
+
+    def glinting(frame: np.ndarray) -> np.ndarray:
+        for hole in (33, 44, 55, 66):
+            x, y = points[hole]
+            cv2.ellipse(frame, (int(x), int(y)), (6, 4), 30, 0, 360, (255, 255, 255), -1)
+        return frame
+
+    session = CalibrationSession(default_profile(), colours=[("W", "white"), ("R", "red")])
+    session.keep_corners()
+    assert session.learn_empty(glinting(render(maple))).ok
+    pegs: dict[int, str] = {}
+    for k, (_letter, name) in enumerate(session.colours):
+        pegs[session.targets[k]] = name
+        outcome = session.learn_colour(glinting(render(replace(maple, pegs=dict(pegs), frame=k + 1))))
+        assert outcome.ok, outcome
+
+
 def test_a_colour_about_as_near_to_empty_as_empty_itself_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     # the reader's margin for a colour near empty grows as it nears: one too near would leave most
     # holes unsure (review of the fifth round). Such a colour is refused with what to change

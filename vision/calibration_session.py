@@ -547,8 +547,10 @@ class CalibrationSession:
         # peg of its colour would read empty there for ever (review of the fifth round)
         if colours:
             means = [np.asarray(c.mean) for c in colours]
-            odd = peg_distance(empty_features, profile.empty)
-            for stray in np.flatnonzero(odd >= STRAY_PEG).tolist():
+            odd = peg_distance(empty_features, profile.empty) >= STRAY_PEG
+            if odd.any():  # ... but a glint on the varnish is brighter than any peg: not one
+                odd &= ~self._glinting_on_empty(profile)
+            for stray in np.flatnonzero(odd).tolist():
                 apart, like = closest_colour(colours, means, empty_features[stray])
                 if apart < LOOKS_LIKE:
                     values = {**self.hole_words(stray), "other": colours[like].name}
@@ -581,6 +583,22 @@ class CalibrationSession:
             key = "colour-learnt-hard" if name in hard else "colour-learnt"
             return Outcome(True, key, (hole,), values)
         return Outcome(True, "empty-learnt")
+
+    def _glinting_on_empty(self, profile: BoardProfile) -> NDArray[np.bool_]:
+        """The holes a glint touches in the empty board's picture (``BoardReader.glints``): a
+        glint there looked like a white peg left on the board (maple under a 2700 K lamp)."""
+        import numpy as np
+
+        from vision.classify import hole_features
+        from vision.reader import BoardReader
+
+        assert self.empty_frame is not None
+        reader = BoardReader(profile, still_frames=1)
+        if not reader.locate(self.empty_frame) or reader.homography is None:
+            return np.zeros(profile.hole_count, dtype=np.bool_)
+        samples = reader.sampler.sample(self.empty_frame, reader.homography)
+        found = reader.glints(samples, hole_features(samples.holes, samples.gaps, profile.rows, profile.cols))
+        return np.zeros(profile.hole_count, dtype=np.bool_) if found is None else found[1]
 
     def skip_colour(self) -> None:
         if self.current_colour is not None:

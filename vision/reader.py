@@ -220,18 +220,11 @@ class BoardReader:
             result.confidence = np.where(covered, 0.0, result.confidence)
         return result, features
 
-    def _glinting(
-        self,
-        samples: Samples,
-        features: NDArray[np.float64],
-        letters: Sequence[str],
-        noise: NDArray[np.float64] | None,
-    ) -> NDArray[np.bool_]:
-        """Holes a glint may have changed (:func:`~vision.classify.glint_free`): read differently
-        without the glint's pixels, or nothing but glint. A glint must never make a peg."""
-        import numpy as np
-
-        n = self.profile.hole_count
+    def glints(
+        self, samples: Samples, features: NDArray[np.float64]
+    ) -> tuple[NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_]] | None:
+        """:func:`~vision.classify.glint_free` on these samples: the features without glints, the
+        holes a glint touched, the holes all glint; None while the stickers' paper is unknown."""
         if self._papers is not None and self.homography is not None:  # stickers found in this frame
             papers, stickers = self._papers
             ratio = paper_over_board(
@@ -239,12 +232,12 @@ class BoardReader:
             )
             self.paper_ratio = ratio if ratio is not None else self.paper_ratio
             self._papers = None
-        if self.paper_ratio is None or self.classifier is None:
-            return np.zeros(n, dtype=np.bool_)
+        if self.paper_ratio is None:
+            return None
         discs = [self.sampler.hole_index]
         if self.sampler.centre_index is not None:
             discs.append(self.sampler.centre_index)
-        clean, affected, blank = glint_free(
+        return glint_free(
             samples.warped,
             self.sampler.cells(),
             discs,
@@ -255,6 +248,22 @@ class BoardReader:
             self.profile.cols,
             self.paper_ratio,
         )
+
+    def _glinting(
+        self,
+        samples: Samples,
+        features: NDArray[np.float64],
+        letters: Sequence[str],
+        noise: NDArray[np.float64] | None,
+    ) -> NDArray[np.bool_]:
+        """Holes a glint may have changed (:meth:`glints`): read differently without the glint's
+        pixels, or nothing but glint. A glint must never make a peg."""
+        import numpy as np
+
+        found = self.glints(samples, features)
+        if found is None or self.classifier is None:
+            return np.zeros(self.profile.hole_count, dtype=np.bool_)
+        clean, affected, blank = found
         if not affected.any():
             return blank
         again = self.classifier.classify(clean, noise, reach=False).letters
