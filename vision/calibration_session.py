@@ -643,9 +643,10 @@ def closest_colour(
 
     The same colour in another hole looks brighter or darker as a whole (the light measured
     around it, the peg's shading seen from another side), not of another hue: over the 24
-    unseen setups (development draws, pegs in evenly lit holes) two pegs of one colour came
-    within 1.3 spreads of each other this way and within 1.7 as seen, two of different colours
-    no nearer than 2.1, but as seen a green and a blue dome under a 2700 K lamp came within
+    unseen setups (development draws, pegs in evenly lit holes; ``benchmarks/vision_calibration_
+    margins.py``) two pegs of one colour came within 1.3 spreads of each other this way and within
+    1.7 as seen, two of different colours no nearer than 1.9, but as seen a green and a blue dome
+    under a 2700 K lamp came within
     1.8-2.0 of each other and were refused at 2 (a colour's spread is widened by how its
     empty holes vary, which a sampling disc the size of the hole's rim makes large). One colour
     was at most 0.19 (log) brighter or darker as a whole in another hole: white and black, or
