@@ -571,6 +571,44 @@ def test_a_glint_and_its_blurred_rim_are_left_out_of_a_hole_s_quartiles() -> Non
     assert glinting.sum() <= 1
 
 
+def test_a_hole_lit_by_one_sunny_gap_may_be_as_bright_as_that_gap() -> None:
+    # daylight through a window over maple under a 2700 K lamp: sunlit board is brighter than the
+    # lamp-lit paper in blue. Hole 44 has the patch's corner over one of its four gaps and a
+    # quarter of its disc: that light is the sun's, no glint. Measured by the mean of its four
+    # gaps (a review's alternative to the brightest) the sunlit quarter passed for one.
+    import cv2
+
+    from vision.classify import glint_free, hole_features
+    from vision.sampling import disc_quartiles
+
+    paper = np.array([131.0, 190.0, 238.0]) / np.array([94.0, 160.0, 222.0])
+    sampler, view, _h, _g, _f = _warped_board(blur=0.01)
+    x, y = (int(v) for v in sampler.centre(44))
+    cv2.rectangle(view, (0, 0), (x, y), (240, 255, 255), -1)
+    view = cv2.GaussianBlur(view, (0, 0), 0.8)
+    flat = view.reshape(-1, 3)
+    assert sampler.centre_index is not None
+    holes = np.concatenate(
+        [disc_quartiles(flat[sampler.hole_index]), disc_quartiles(flat[sampler.centre_index])], axis=1
+    ).astype(np.float32)
+    gaps = np.median(flat[sampler.gap_index], axis=1).astype(np.float32)
+    features = hole_features(holes, gaps, 10, 10)
+    lit = (gaps.reshape(11, 11, 3)[4:6, 4:6, 0] > 200).sum()
+    assert lit == 1  # one of hole 44's four gaps is in the sun
+    discs = [sampler.hole_index, sampler.centre_index]
+    _c, glinting, _b = glint_free(view, sampler.cells(), discs, holes, gaps, features, 10, 10, paper)
+    assert not glinting.any(), np.flatnonzero(glinting)
+    # a glint in the shade beside it is still one
+    cv2.ellipse(view, tuple(int(v) for v in sampler.centre(66)), (5, 3), 30, 0, 360, (255, 255, 255), -1)
+    flat = view.reshape(-1, 3)
+    holes = np.concatenate(
+        [disc_quartiles(flat[sampler.hole_index]), disc_quartiles(flat[sampler.centre_index])], axis=1
+    ).astype(np.float32)
+    features = hole_features(holes, gaps, 10, 10)
+    _c, glinting, _b = glint_free(view, sampler.cells(), discs, holes, gaps, features, 10, 10, paper)
+    assert glinting[66] and glinting.sum() == 1
+
+
 def test_white_paper_over_the_board_is_measured_beside_each_sticker() -> None:
     # a shadow over a sticker and the board's corner beside it, or a camera's exposure, darken
     # both: the paper's brightness over the board stays; paper darker than the board is board
@@ -776,6 +814,29 @@ def test_small_pegs_are_measured_and_read() -> None:
     truth = truth_letters(game)
     assert all(got in ("?", want) for got, want in zip(letters, truth, strict=True))
     assert sum(got == "?" for got in letters) <= 3
+
+
+def test_a_colour_is_hard_by_its_distance_from_empty_against_that_distance_s_own_noise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "hard" compares the peg's distance from empty (the nearer of its own look and the board's)
+    # with the same distance's noise over the empty holes. A camera that shook between the
+    # pictures moves every empty hole from its own tight look (here by 9 spreads) but not from
+    # the board's: a clear red peg is not hard. Judged by the own look's noise it was (review).
+    import vision.calibration as calibration
+
+    own_change = calibration.own_change
+
+    def shaken(features, own):  # type: ignore[no-untyped-def]
+        changed = own_change(features, own)
+        return np.where(changed < calibration.PEG_SEEN, changed + 9.0, changed)
+
+    session = started([("R", "red")])
+    monkeypatch.setattr(calibration, "own_change", shaken)
+    (hole,) = session.targets
+    outcome = session.learn_colour(render(replace(BASE, pegs={hole: "red"}, frame=1)))
+    assert outcome.ok and outcome.message == "colour-learnt", outcome
+    assert session.hard == []
 
 
 def test_red_pegs_on_reddish_wood_are_read_or_the_refusal_says_what_to_change() -> None:
