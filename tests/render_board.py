@@ -27,6 +27,9 @@ PEG_COLOURS_BGR: dict[str, tuple[int, int, int]] = {
     "yellow": (30, 200, 230),
 }
 LETTERS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
+# the colours a calibrated profile learns: fixed, so that a test adding a colour to the dicts
+# above (monkeypatch) never changes the profile :func:`small_profile` calibrates once and shares
+STANDARD_COLOURS = ("red", "blue", "green", "yellow")
 PX_PER_MM = 3.0
 BOARD_BGR = (150, 195, 225)  # light beige
 TABLE_BGR = (70, 90, 110)  # brown table
@@ -343,11 +346,11 @@ def calibrated_profile(base: Scene | None = None) -> BoardProfile:
     from vision.calibration_session import CalibrationSession
 
     base = base or Scene()
-    session = CalibrationSession(profile(), [(LETTERS[name], name) for name in PEG_COLOURS_BGR])
+    session = CalibrationSession(profile(), [(LETTERS[name], name) for name in STANDARD_COLOURS])
     session.keep_corners()
     assert session.learn_empty(render(replace(base, pegs={}))).ok
     pegs: dict[int, str] = {}
-    for k, name in enumerate(PEG_COLOURS_BGR):
+    for k, name in enumerate(STANDARD_COLOURS):
         pegs[session.targets[k]] = name
         outcome = session.learn_colour(render(replace(base, pegs=dict(pegs), frame=k + 1)))
         assert outcome.ok, outcome

@@ -144,11 +144,12 @@ def test_a_glint_in_the_empty_picture_is_no_peg_left_on_the_board(monkeypatch: p
     # Brighter than any peg, they were taken for a white peg left on the board (maple, 2700 K lamp)
     import cv2
 
-    monkeypatch.setitem(rb.PEG_COLOURS_BGR, "white", (232, 236, 238))
-    monkeypatch.setitem(rb.LETTERS, "white", "W")
     maple = replace(BASE, board=(170, 200, 222), warmth=1.0, noise=1.5, blur=0.6)
     grid = np.array([[h % 10, h // 10] for h in range(100)], float)
+    # the shared profile is calibrated (and cached) before white joins the renderer's colours
     points = project(read_image(render(maple), rb.small_profile()).image_from_grid, grid)
+    monkeypatch.setitem(rb.PEG_COLOURS_BGR, "white", (232, 236, 238))
+    monkeypatch.setitem(rb.LETTERS, "white", "W")
 
     def glinting(frame: np.ndarray) -> np.ndarray:
         for hole in (33, 44, 55, 66):
