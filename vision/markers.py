@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from vision.profile import BoardProfile, Marker
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import numpy as np
     from numpy.typing import NDArray
 
@@ -169,17 +171,24 @@ def paper_samples(
 
 def paper_by_sticker(
     frame: NDArray[np.uint8], found: dict[int, NDArray[np.float64]]
-) -> dict[int, tuple[float, float, float]]:
-    """Each sticker's white paper as seen (BGR, the median of its :func:`paper_samples`)."""
-    import numpy as np
-
-    papers = {}
+) -> dict[int, list[NDArray[np.float64]]]:
+    """Each sticker's :func:`paper_samples`, by sticker (stickers without any left out)."""
+    by_sticker = {}
     for marker, quad in found.items():
         samples = paper_samples(frame, {marker: quad})
         if samples:
-            b, g, r = np.median(np.asarray(samples, dtype=np.float64), axis=0)
-            papers[marker] = (float(b), float(g), float(r))
-    return papers
+            by_sticker[marker] = samples
+    return by_sticker
+
+
+def median_colour(samples: Sequence[NDArray[np.float64]]) -> tuple[float, float, float] | None:
+    """The median BGR of paper samples, or None without any."""
+    import numpy as np
+
+    if not samples:
+        return None
+    b, g, r = np.median(np.asarray(samples, dtype=np.float64), axis=0)
+    return (float(b), float(g), float(r))
 
 
 def paper_colour(
@@ -187,10 +196,4 @@ def paper_colour(
 ) -> tuple[float, float, float] | None:
     """The stickers' white paper as seen (BGR, the median of :func:`paper_samples`): the
     lamp's colour, which a reflection of it on the varnish has as well."""
-    import numpy as np
-
-    samples = paper_samples(frame, found)
-    if not samples:
-        return None
-    b, g, r = np.median(np.asarray(samples, dtype=np.float64), axis=0)
-    return (float(b), float(g), float(r))
+    return median_colour(paper_samples(frame, found))

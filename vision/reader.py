@@ -33,7 +33,7 @@ from vision.classify import (
     noise_spread,
     paper_over_board,
 )
-from vision.markers import MarkerFinder, image_from_grid, paper_by_sticker, paper_colour
+from vision.markers import MarkerFinder, image_from_grid, median_colour, paper_by_sticker
 from vision.profile import UNSURE, BoardProfile, ProfileError
 from vision.sampling import Sampler, Samples, homography_from_corners
 from vision.stability import Stabiliser
@@ -120,7 +120,9 @@ class BoardReader:
         found = self.finder.find(frame)
         h = image_from_grid(found, self.profile)
         # the lamp's colour on the stickers' paper in this frame: a reflection of it has it too
-        paper = paper_colour(frame, found)
+        # (every sticker's samples, in the order paper_colour takes them: sampled once)
+        by_sticker = paper_by_sticker(frame, found)
+        paper = median_colour([sample for samples in by_sticker.values() for sample in samples])
         if paper is not None:
             self.paper_lamp = lamp_colour(paper)
         self._since_located = 0
@@ -132,7 +134,8 @@ class BoardReader:
         # this frame is sampled with this homography (the same frame: the camera's exposure cancels)
         ours = {m.id for m in self.profile.markers}
         stickers = {marker: quad for marker, quad in found.items() if marker in ours}
-        self._papers = (paper_by_sticker(frame, stickers), stickers)
+        papers = {m: c for m, s in by_sticker.items() if m in ours and (c := median_colour(s)) is not None}
+        self._papers = (papers, stickers)
         self.homography = h
         self._lost = False
         self.frames_unlocated = 0
