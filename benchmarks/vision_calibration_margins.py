@@ -25,9 +25,7 @@ several values (0 = the plain 1.5 margin): holes read wrong with confidence and 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,6 +150,7 @@ def sweep(name: str, offsets: list[int], draws: int, pictures: int, cache: Path)
 def main() -> int:
     import cv2
     import unseen_board as ub
+    import vision_unseen as vu
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed-offset", type=int, default=2000)
@@ -160,7 +159,7 @@ def main() -> int:
     parser.add_argument("--offsets", default="0,2000", help="with --sweep: seed offsets")
     parser.add_argument("--draws", type=int, default=3, help="with --sweep: draws per offset")
     parser.add_argument("--pictures", type=int, default=12, help="with --sweep: pictures per draw")
-    parser.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "table99-unseen-cache"))
+    parser.add_argument("--cache", default=vu.CACHE)
     args = parser.parse_args()
     cv2.setNumThreads(1)
     cache = Path(args.cache)

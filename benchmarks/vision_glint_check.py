@@ -14,9 +14,7 @@ sticker's paper as measured before the check uses it. The check is ``vision.clas
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,7 +42,7 @@ def main() -> int:
     parser.add_argument("--pictures", type=int, default=16)
     parser.add_argument("--seed-offset", type=int, default=2000)
     parser.add_argument("--paper", type=float, default=1.0, help="the stickers' paper as measured, times")
-    parser.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "table99-unseen-cache"))
+    parser.add_argument("--cache", default=vu.CACHE)
     args = parser.parse_args()
     cv2.setNumThreads(1)
     cache = Path(args.cache)

@@ -40,6 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+CACHE = os.path.join(tempfile.gettempdir(), "table99-unseen-cache")  # the pictures, kept between runs
 
 
 def _frame(setup, shot, cache: Path | None):  # type: ignore[no-untyped-def]
@@ -208,7 +209,7 @@ def main() -> int:
     parser.add_argument("--pictures", type=int, default=25, help="pictures read per setup")
     parser.add_argument("--clips", type=int, default=3, help="clips with a hand per setup")
     parser.add_argument("--setups", default="", help="comma-separated setup names (default: all)")
-    parser.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "table99-unseen-cache"))
+    parser.add_argument("--cache", default=CACHE)
     parser.add_argument("--no-cache", action="store_true")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument(

@@ -252,7 +252,6 @@ def peg_distance(
     (each hole's features on the empty board), the nearer of the two looks of "empty"."""
     import numpy as np
 
-
     z = (np.abs(features - np.asarray(empty.mean)[None, :]) / np.asarray(empty.spread)[None, :]).max(axis=1)
     if own is not None and own.shape == features.shape:
         z = np.minimum(z, own_change(features, own))
