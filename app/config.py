@@ -15,107 +15,24 @@ import importlib
 import os
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from app.config_checks import (
+    LANGUAGES,
+    ConfigError,
+    Key,
+    check_table,
+    in_range,
+    one_of,
+    shown,
+)
+from app.exhibit import settings as exhibit_settings
+
 SYSTEM_CONFIG = Path("/etc/table99/config.toml")
-LANGUAGES = ("en", "de")
 SOURCES = ("simulated", "scripted", "gpio", "serial", "camera")
-
-
-class ConfigError(ValueError):
-    """A config file that cannot be used, with the file and the key or line that is wrong."""
-
-    def __init__(self, where: str, message: str) -> None:
-        super().__init__(f"{where}: {message}")
-        self.where = where
-        self.message = message
-
-
-def shown(value: Any, limit: int = 60) -> str:
-    """``repr(value)`` for a message: one line, short, and safe for a 5,000-digit number."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):  # int too long for str(), or a table nested too deep
-        text = f"<a {type(value).__name__} too large to show>"
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _type_name(kind: type | tuple[type, ...]) -> str:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    names = {bool: "true or false", int: "an integer", float: "a number", str: "a string",
-             list: "a list", dict: "a table"}
-    return " or ".join(names.get(k, k.__name__) for k in kinds)
-
-
-@dataclass(frozen=True)
-class Key:
-    """One allowed key: its type, default, and an optional check returning an error or None."""
-
-    kind: type | tuple[type, ...]
-    default: Any = None
-    check: Callable[[Any], str | None] | None = None
-
-
-def one_of(*choices: str) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        return None if value in choices else f"must be one of {', '.join(choices)}, got {shown(value)}"
-
-    return check
-
-
-def in_range(low: float, high: float) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        return None if low <= value <= high else f"must be between {low} and {high}, got {shown(value)}"
-
-    return check
-
-
-def check_table(
-    where: str, table: Mapping[str, Any], spec: Mapping[str, Key], *, subtables: tuple[str, ...] = ()
-) -> dict[str, Any]:
-    """Validate ``table`` against ``spec``; return a dict with defaults filled in.
-
-    Unknown keys are errors with a "did you mean" hint: a misspelt key silently ignored is the
-    worst kind of config bug. Names in ``subtables`` are allowed and passed through untouched.
-    """
-    if not isinstance(table, Mapping):  # a string's text is not shown: it may be a PIN or a password
-        got = "a string" if isinstance(table, str) else shown(table)
-        raise ConfigError(where, f"expected a table, got {got}")
-    result: dict[str, Any] = {}
-    for key, value in table.items():
-        if key in subtables:
-            result[key] = value
-            continue
-        if key not in spec:
-            close = difflib.get_close_matches(key, list(spec) + list(subtables), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            allowed = ", ".join([*sorted(spec), *(f"[{name}]" for name in subtables)])
-            raise ConfigError(f"{where} {key}", f"unknown key{hint}; allowed: {allowed}")
-        rule = spec[key]
-        kinds = rule.kind if isinstance(rule.kind, tuple) else (rule.kind,)
-        ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
-        if not ok and float in kinds and isinstance(value, int) and not isinstance(value, bool):
-            try:
-                value, ok = float(value), True
-            except OverflowError as exc:
-                raise ConfigError(f"{where} {key}", "number too large") from exc
-        if not ok:
-            raise ConfigError(f"{where} {key}", f"expected {_type_name(rule.kind)}, got {shown(value)}")
-        if rule.check is not None:
-            try:
-                problem = rule.check(value)
-            except (ValueError, OverflowError, TypeError, RecursionError):  # e.g. a 5,000-digit number
-                problem = f"cannot be used: {shown(value)}"
-            if problem is not None:
-                raise ConfigError(f"{where} {key}", problem)
-        result[key] = value
-    for key, rule in spec.items():
-        result.setdefault(key, rule.default)
-    return result
 
 
 APP_SPEC: dict[str, Key] = {
@@ -188,7 +105,7 @@ class Config:
     club: Mapping[str, Any] = field(default_factory=lambda: {k: v.default for k, v in CLUB_SPEC.items()},
                                     repr=False)
     # exhibitor mode (issue 15): [exhibit] checked, defaults filled (app/exhibit/settings.py)
-    exhibit: Mapping[str, Any] = field(default_factory=lambda: _exhibit().exhibit_defaults(), repr=False)
+    exhibit: Mapping[str, Any] = field(default_factory=exhibit_settings.exhibit_defaults, repr=False)
     exhibit_problem: str = ""  # why [exhibit] was replaced by its safe fallback ("" = used as written)
 
     def options_for(self, source: str) -> Mapping[str, Any]:
@@ -214,7 +131,7 @@ def config_from_tables(data: Mapping[str, Any], where: str = "config.toml") -> C
     board = check_table(f"{where}: [board]", top.get("board", {}), BOARD_SPEC, subtables=SOURCES)
     web = check_table(f"{where}: [web]", top.get("web", {}), WEB_SPEC)
     club = check_table(f"{where}: [club]", top.get("club", {}), CLUB_SPEC)  # club hub (issue 19)
-    exhibit = _exhibit().check_exhibit(where, top.get("exhibit", {}))  # exhibitor mode (issue 15)
+    exhibit = exhibit_settings.check_exhibit(where, top.get("exhibit", {}))  # exhibitor mode (issue 15)
     outputs = top.get("outputs", {})
     if not isinstance(outputs, Mapping):
         raise ConfigError(f"{where}: [outputs]", "expected a table")
@@ -230,11 +147,6 @@ def config_from_tables(data: Mapping[str, Any], where: str = "config.toml") -> C
     )
 
 
-def _exhibit() -> Any:
-    """``app.exhibit.settings``, imported on use: it builds on this module's Key and check_table."""
-    return importlib.import_module("app.exhibit.settings")
-
-
 def _exhibit_fallback(path: Path, config: Config, problem: str) -> Config:
     """``config`` with the file's own ``[exhibit]`` table in its safe form (exhibitor mode, issue 15).
 
@@ -248,7 +160,7 @@ def _exhibit_fallback(path: Path, config: Config, problem: str) -> Config:
     table = raw.get("exhibit")
     if table is None:
         return _asked_for_exhibit(path, config, problem)  # e.g. a misspelt [exhibt]
-    settings = _exhibit()
+    settings = exhibit_settings
     try:
         return replace(config, exhibit=settings.check_exhibit(str(path), table))  # the table itself is fine
     except ConfigError:

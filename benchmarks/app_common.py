@@ -56,7 +56,7 @@ class Bench:
         (a shuffled deck from ``seed``), as the setup screen does."""
         import random
 
-        from app.board99_game import TableSetup
+        from app.games.board99.game import TableSetup
         from rules import board99 as rules
 
         colours = dict(zip(players, ("red", "blue", "green", "yellow", "white", "black"), strict=False))

@@ -37,7 +37,7 @@ def table_worker(names: list[str], port: int, folder: str, seconds: float,
 
     from app.club.outcome import outcome
     from app.club.reporter import ClubReporter
-    from app.count99_game import ComputerGame
+    from app.games.count99.game import ComputerGame
     from app.store import GameStore
     from rules.count99.cards import Variant
     from rules.count99.players import make_player

@@ -159,7 +159,7 @@ def main(counts: list[int]) -> None:
         os.sched_setaffinity(0, {0})
     headless()
     bench = Bench()
-    from app.live import LiveTable
+    from app.games.live import LiveTable
     from app.paths import data_dir
     from app.web.pairing import Access
     from app.web.server import WebServer

@@ -3,7 +3,7 @@
 Each is a small class on gpiozero devices (``pin_factory=`` for tests, ``close()``, ``with``), and
 each is optional: :class:`TableDevices` holds whichever are configured and ``None`` for the rest,
 so the app never asks "is there a buzzer?" twice. Nothing here knows about games: the app's
-``app/table_outputs.py`` decides which LED lights for whom and when the buzzer sounds.
+``app/referee/outputs.py`` decides which LED lights for whom and when the buzzer sounds.
 
 Buttons are pressed in gpiozero's callback thread. They put the button's name on a queue that
 the app drains on its main thread (like board readings), never calling into the game directly.

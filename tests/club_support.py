@@ -98,7 +98,7 @@ PARLETT_PLAYERS = ("Ann", "Ben", "Cat")
 
 def parlett_rubber(store: object, seed: int) -> int:
     """A scripted Parlett rubber to 100: the seed decides who makes their bid each deal."""
-    from app.parlett_game import ParlettSession
+    from app.games.parlett.game import ParlettSession
 
     names = list(PARLETT_PLAYERS)
     session = ParlettSession.new(store, "three", names, "Cat", {"target": 100})  # type: ignore[arg-type]
@@ -113,7 +113,7 @@ def parlett_rubber(store: object, seed: int) -> int:
 def board99_game(store: object, seed: int, players: tuple[str, str]) -> int:
     import random
 
-    from app.board99_game import Board99Game, TableSetup
+    from app.games.board99.game import Board99Game, TableSetup
     from rules.board99 import apply, make_setup
     from rules.board99.ai import choose_action
 
@@ -130,7 +130,7 @@ def board99_game(store: object, seed: int, players: tuple[str, str]) -> int:
 
 
 def count99_game(store: object, seed: int, players: tuple[str, ...]) -> int:
-    from app.count99_game import ComputerGame
+    from app.games.count99.game import ComputerGame
     from rules.count99.cards import Variant
     from rules.count99.players import make_player
     from rules.count99.table import Setup

@@ -52,7 +52,7 @@ def _board99(seed: int) -> dict[str, Any]:
 
 
 def _count99(seed: int) -> dict[str, Any]:
-    from app.count99_game import KeptGame
+    from app.games.count99.game import KeptGame
     from rules.count99.cards import Variant
     from rules.count99.table import Setup
 
@@ -71,7 +71,7 @@ def _count99(seed: int) -> dict[str, Any]:
 
 
 def _parlett(two_players: bool = False) -> dict[str, Any]:
-    from app.parlett_game import ParlettSession
+    from app.games.parlett.game import ParlettSession
 
     store = GameStore(":memory:")
     if two_players:

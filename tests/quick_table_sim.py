@@ -22,8 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.board99_game import Board99Game, TableSetup
-from app.referee import Referee, RefereeRefusal, StabilityWindow
+from app.games.board99.game import Board99Game, TableSetup
+from app.referee import RefereeRefusal, StabilityWindow
+from app.referee.core import Referee
 from app.store import GameStore
 from hardware.board_source import BoardReading, ReadingQueue
 from rules import board99 as rules

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from app import i18n
-from app.board99_texts import deck_text, face_up_text, undo_button_text
+from app.games.board99.texts import deck_text, face_up_text, undo_button_text
 from rules import board99 as rules
 
 

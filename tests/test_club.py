@@ -91,7 +91,7 @@ def test_a_finished_game_touched_again_is_not_a_second_record(tmp_path: Path) ->
 
 
 def test_a_parlett_draft_never_leaves_the_table(tmp_path: Path) -> None:
-    from app.parlett_game import ParlettSession
+    from app.games.parlett.game import ParlettSession
 
     store = GameStore(tmp_path / "t.sqlite3")
     session = ParlettSession.new(store, "three", ["Ann", "Ben", "Cat"], "Cat", {})

@@ -85,11 +85,11 @@ def test_the_tv_page_standings_and_csv(evening: tuple[str, list[dict[str, object
 
 def test_the_hub_page_escapes_what_tables_send(tmp_path: Path) -> None:
     from app.club.hub_web import HubWeb, table_card
-    from app.web.views import Tr
+    from app.games.views import Tr
 
     store = GameStore(tmp_path / "t.sqlite3")
     outbox = Outbox(store.path, "t1")
-    from app.parlett_game import ParlettSession
+    from app.games.parlett.game import ParlettSession
 
     session = ParlettSession.new(store, "three", ["<b>Ann</b>", "Ben", "Cat"], "Cat", {})
     outbox.capture(store.load(session.game_id))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.count99_game import ComputerGame
+from app.games.count99.game import ComputerGame
 from app.store import GameStore
 from rules.count99.cards import Variant
 from rules.count99.deal import CardGame

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from app import i18n
-from app.count99_text import describe, reason_text
+from app.games.count99.texts import describe, reason_text
 from rules.count99.cards import Variant
 from rules.count99.deal import CardsDealt
 from rules.count99.table import Reason, RoundEnded, Setup, TokensLost

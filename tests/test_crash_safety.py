@@ -16,7 +16,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from app.board99_game import Board99Game
+from app.games.board99.game import Board99Game
 from app.store import GameStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,9 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = textwrap.dedent(
     """
     import json, sys
-    from app.board99_game import Board99Game, TableSetup
+    from app.games.board99.game import Board99Game, TableSetup
     from app.paths import default_database
-    from app.referee import ActionAccepted, Referee, StabilityWindow
+    from app.referee import ActionAccepted, StabilityWindow
+    from app.referee.core import Referee
     from app.store import GameStore
     from hardware.board_source import ReadingQueue
     from hardware.simulated import SimulatedBoard

@@ -16,9 +16,9 @@ from app.cli import main as table99
 from app.commands.run_app import main as run_main
 from app.commands.run_app import with_exhibit
 from app.config import Config, ConfigError, load_config_or_default, parse_config
-from app.exhibit import exhibit_extras
 from app.exhibit.counts import DemoCounts
 from app.exhibit.lock import FIRST_WAIT, FREE_TRIES, LONGEST_WAIT, StaffLock, StoredTries
+from app.exhibit.parts import exhibit_extras
 from app.exhibit.scratch import scratch_store
 from app.exhibit.settings import EXHIBIT_SPEC, PIN_RULE, ExhibitSettings, fallback_exhibit, valid_pin
 from app.store import GameStore

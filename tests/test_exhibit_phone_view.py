@@ -35,7 +35,7 @@ DEADLINE = 90.0
 
 def family_store() -> GameStore:
     """The family's database with a finished game (and an unfinished one) in it."""
-    from app.board99_game import Board99Game, TableSetup
+    from app.games.board99.game import Board99Game, TableSetup
     from rules import board99 as rules
 
     store = GameStore(default_database())
@@ -359,13 +359,13 @@ def test_bound_to_every_network_the_address_is_the_outgoing_interfaces_ipv4(
     """Raspberry Pi OS: the hostname is 127.0.1.1, so the address in the QR code must come from the
     interface the table talks through (192.168.1.20 here), not ``raspberrypi.local``, which many
     Android phones cannot resolve. The family's web display (home screen QR) uses the same address."""
-    from app.live import LiveTable
-    from app.web import server as web_server
+    from app.games.live import LiveTable
+    from app.web import address as web_address
     from app.web.follow import FollowOnlyServer
     from app.web.pairing import Access
 
     network = FakeNetwork("192.168.1.20")
-    monkeypatch.setattr(web_server, "socket", network)
+    monkeypatch.setattr(web_address, "socket", network)
     store = GameStore(default_database())
     try:
         if kind == "phone view":
@@ -373,7 +373,9 @@ def test_bound_to_every_network_the_address_is_the_outgoing_interfaces_ipv4(
             assert server.view_url() == f"http://192.168.1.20:8099/v/{server.access.token}/"
             assert FollowOnlyServer(LiveTable(store)).access.token != server.access.token  # per run
         else:
-            server = web_server.WebServer(LiveTable(store), Access(None), "0.0.0.0", 8099)
+            from app.web.server import WebServer
+
+            server = WebServer(LiveTable(store), Access(None), "0.0.0.0", 8099)
             assert server.view_url() == f"http://192.168.1.20:8099/v/{server.access.token}/live"
         assert network.probed and network.sent == 0
     finally:
@@ -386,8 +388,8 @@ def test_the_address_is_worked_out_off_the_main_thread_and_refreshed(monkeypatch
     again now and then (a new DHCP lease); the main thread only reads what it found."""
     import threading
 
-    from app.live import LiveTable
-    from app.web import server as web_server
+    from app.games.live import LiveTable
+    from app.web import address as web_address
     from app.web.follow import FollowOnlyServer
 
     where: list[threading.Thread] = []
@@ -397,7 +399,7 @@ def test_the_address_is_worked_out_off_the_main_thread_and_refreshed(monkeypatch
         where.append(threading.current_thread())
         return address[0]
 
-    monkeypatch.setattr(web_server, "lan_address", lookup)
+    monkeypatch.setattr(web_address, "lan_address", lookup)
     store = GameStore(default_database())
     server = FollowOnlyServer(LiveTable(store), "0.0.0.0", 0)
     server.address_refresh = 0.05  # a day's rounds in a moment
@@ -418,14 +420,14 @@ def test_the_address_is_worked_out_off_the_main_thread_and_refreshed(monkeypatch
 
 
 def test_without_a_route_the_address_falls_back_to_the_hostname(monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.web import server as web_server
+    from app.web import address
 
-    monkeypatch.setattr(web_server, "socket", FakeNetwork(None, ("127.0.1.1", "10.1.2.3")))
-    assert web_server.lan_address() == "10.1.2.3"  # the hostname's own LAN address
-    monkeypatch.setattr(web_server, "socket", FakeNetwork(None))
-    assert web_server.lan_address() == "raspberrypi.local"  # mDNS, the last resort
-    monkeypatch.setattr(web_server, "socket", FakeNetwork("127.0.0.1"))  # only loopback: not for phones
-    assert web_server.lan_address() == "raspberrypi.local"
+    monkeypatch.setattr(address, "socket", FakeNetwork(None, ("127.0.1.1", "10.1.2.3")))
+    assert address.lan_address() == "10.1.2.3"  # the hostname's own LAN address
+    monkeypatch.setattr(address, "socket", FakeNetwork(None))
+    assert address.lan_address() == "raspberrypi.local"  # mDNS, the last resort
+    monkeypatch.setattr(address, "socket", FakeNetwork("127.0.0.1"))  # only loopback: not for phones
+    assert address.lan_address() == "raspberrypi.local"
 
 
 def test_a_busy_port_leaves_the_loop_running_without_a_qr_code(
@@ -540,7 +542,7 @@ def test_stop_waits_for_a_view_being_built_before_the_store_closes() -> None:
     import http.client as http_client
     import threading
 
-    from app.live import LiveTable
+    from app.games.live import LiveTable
     from app.web.follow import FollowOnlyServer
 
     store = GameStore(default_database())
@@ -584,7 +586,7 @@ def test_stop_waits_for_a_view_being_built_before_the_store_closes() -> None:
 def test_deleted_demo_games_leave_nothing_behind_in_the_hub() -> None:
     """The loop makes and deletes a demo game every few minutes all day (ids never reused): the hub's
     per-game counters and commit times must not gain an entry per demo."""
-    from app.live import LiveTable
+    from app.games.live import LiveTable
     from app.web.follow import FollowOnlyServer
 
     store = GameStore(default_database())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.board99_game import Board99Game, TableSetup
+from app.games.board99.game import Board99Game, TableSetup
 from app.referee.events import Phase, Prompt, PromptKind
 from app.store import GameStore
 from app.ui.exhibit.visitor_hints import computer_did, penalty_reason, pending_offence, visitor_hint

@@ -13,13 +13,14 @@ import pytest
 pytest.importorskip("gpiozero", reason="the GPIO tests need gpiozero (pip install 'table99[gpio]')")
 
 from app import paths
-from app.board99_game import Board99Game, TableSetup
 from app.config import parse_config
-from app.referee import Phase, Referee, StabilityWindow
+from app.games.board99.game import Board99Game, TableSetup
+from app.referee import Phase, StabilityWindow
+from app.referee.core import Referee
+from app.referee.outputs import attach_outputs
 from app.source_factories import gpio as gpio_factory
 from app.sources import make_source
 from app.store import GameStore
-from app.table_outputs import attach_outputs
 from hardware.board_source import HealthState, ReadingQueue
 from hardware.gpio_source import GpioBoardSource
 from hardware.wiring import WiringMap

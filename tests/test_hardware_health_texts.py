@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from app import i18n
-from app.board99_texts import health_text
+from app.games.board99.texts import health_text
 from hardware.board_source import HealthState, SourceHealth, health_message
 
 ROOT = Path(__file__).resolve().parent.parent

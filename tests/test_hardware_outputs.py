@@ -14,7 +14,7 @@ from gpiozero.pins.mock import MockFactory
 
 from app.config import Config, ConfigError
 from app.referee.events import TurnChanged
-from app.table_outputs import TableOutputs, attach_outputs, build_devices, check_outputs
+from app.referee.outputs import TableOutputs, attach_outputs, build_devices, check_outputs
 from hardware.outputs import TableButtons, TableBuzzer, TableDevices, TurnLeds
 from rules.board99.events import Penalised, Won
 

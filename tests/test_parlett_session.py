@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.parlett_game import EntryRejected, ParlettSession, check_variant_options
+from app.games.parlett.game import EntryRejected, ParlettSession, check_variant_options
 from app.paths import default_database
 from app.store import GameStore
 
@@ -78,7 +78,7 @@ def test_bad_setups_are_refused_before_anything_is_stored() -> None:
 def test_survives_a_killed_process_and_exports_a_replayable_record(tmp_path: Path) -> None:
     script = textwrap.dedent(f"""
         import os
-        from app.parlett_game import ParlettSession
+        from app.games.parlett.game import ParlettSession
         from app.paths import default_database
         from app.store import GameStore
         session = ParlettSession.new(GameStore(default_database()), "three", ["Ann", "Ben", "Cat"], "Cat")

@@ -7,17 +7,17 @@ from typing import Any
 
 import pytest
 
-from app.board99_game import Board99Game, TableSetup
+from app.games.board99.game import Board99Game, TableSetup
 from app.referee import (
     ActionAccepted,
     ComputerChose,
     Phase,
     Prompt,
-    Referee,
     RefereeRefusal,
     SourceProblem,
     StabilityWindow,
 )
+from app.referee.core import Referee
 from app.store import GameStore
 from hardware.board_source import HealthState, ReadingQueue, SourceHealth
 from hardware.simulated import SimulatedBoard

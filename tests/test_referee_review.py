@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from app.board99_game import TableSetup
+from app.games.board99.game import TableSetup
 from app.referee import ActionUndone, Phase, RefereeRefusal
 from hardware.board_source import BoardReading
 from rules import board99 as rules

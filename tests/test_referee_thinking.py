@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from app.board99_game import TableSetup
+from app.games.board99.game import TableSetup
 from app.referee import Phase, PromptKind
 from app.referee.thinking import InlineThinker, ThreadThinker
 from rules import board99 as rules
@@ -127,7 +127,7 @@ def test_a_worker_error_is_logged_in_one_line_and_shown_never_a_silent_stall(
 
     thinker = ThreadThinker()
     t = Table(table=BEN_COMPUTER, chooser=broken, thinker=thinker, deck=tuple(range(100)))
-    with caplog.at_level(logging.ERROR, logger="app.referee.core"):
+    with caplog.at_level(logging.ERROR, logger="app.referee.computers"):
         t.referee.announce_draw()
         assert t.referee.finish_thinking(5)  # the error does not escape into the screen's pump
         t.pump()
@@ -306,7 +306,7 @@ def test_a_choice_taking_too_long_is_logged_and_shown_then_applied_if_it_comes(
     """Review finding 3: a hung choice used to leave "Ben (computer) is choosing." up for ever."""
     thinker = ManualThinker()
     t = Table(table=BEN_COMPUTER, chooser=draws, thinker=thinker, deck=tuple(range(100)))
-    with caplog.at_level(logging.ERROR, logger="app.referee.core"):
+    with caplog.at_level(logging.ERROR, logger="app.referee.computers"):
         t.referee.announce_draw()
         t.clock.now += 9
         t.pump()

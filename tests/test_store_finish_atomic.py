@@ -47,7 +47,7 @@ def consistent(store: GameStore, game_id: int, actions_before: int) -> None:
 
 
 def board99_one_move_from_the_end(store: GameStore, seed: int) -> tuple[Any, Any, Any]:
-    from app.board99_game import Board99Game, TableSetup
+    from app.games.board99.game import Board99Game, TableSetup
     from rules import board99 as rules
 
     game = Board99Game.create(store, rules.make_setup(["Ann", "Ben"], layout="rows"),
@@ -90,7 +90,7 @@ def test_board99_the_winning_play_and_the_status_are_one_commit(tmp_path: Path) 
 
 
 def test_count99_the_winning_card_and_the_status_are_one_commit(tmp_path: Path) -> None:
-    from app.count99_game import KeptGame
+    from app.games.count99.game import KeptGame
     from rules.count99.cards import Variant
     from rules.count99.table import Setup
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from app.config import Config
-from app.count99_text import card_name
+from app.games.count99.texts import card_name
 from app.speech import Announcer
 from app.store import GameStore
 from app.ui.context import AppContext
@@ -42,7 +42,7 @@ def build(ui: Any, tmp_path: Path) -> tuple[AppContext, Any]:
 
 def button(root: Any, text: str) -> Any:
     """A card button by the card (the keeper names face cards as the log does: "King", "Bube")."""
-    from app.count99_text import card_label
+    from app.games.count99.texts import card_label
 
     return find(root, text=card_label(text) if text in ("A", "J", "Q", "K") else text)
 
@@ -125,7 +125,7 @@ def test_game_against_the_computer_with_keys(ui: Any, tmp_path: Path, monkeypatc
     from app.ui.count99.computer_screen import ComputerScreen
 
     monkeypatch.setattr(ComputerScreen, "delay", 0)
-    monkeypatch.setattr("app.count99_game.random.randrange", lambda _n: 7)  # a fixed shuffle
+    monkeypatch.setattr("app.games.count99.game.random.randrange", lambda _n: 7)  # a fixed shuffle
     ctx, game_ui = build(ui, tmp_path)
     setup = ctx.manager.get_screen("count99-setup")
     tap(button(setup, "Against the computer"))
@@ -231,7 +231,7 @@ def test_setup_labels_the_computer_level(
 def test_once_you_are_out_the_computers_play_on_quicker_to_the_winner(
     ui: Any, tmp_path: Path, monkeypatch: Any
 ) -> None:
-    from app.count99_game import ComputerGame
+    from app.games.count99.game import ComputerGame
     from app.ui.count99.computer_screen import ComputerScreen
     from rules.count99.cards import Variant
     from rules.count99.table import Setup
@@ -267,7 +267,7 @@ def test_arrow_keys_and_enter_reach_every_slot_of_a_thirteen_card_hand(
     from app.ui.count99.computer_screen import ComputerScreen
 
     monkeypatch.setattr(ComputerScreen, "delay", 0)
-    monkeypatch.setattr("app.count99_game.random.randrange", lambda _n: 7)
+    monkeypatch.setattr("app.games.count99.game.random.randrange", lambda _n: 7)
     ctx, _ = build(ui, tmp_path)
     setup = ctx.manager.get_screen("count99-setup")
     tap(button(setup, "Against the computer"))
@@ -300,7 +300,7 @@ def test_an_ace_is_played_with_keys_only(
 ) -> None:
     from kivy.core.window import Window
 
-    from app.count99_game import ComputerGame
+    from app.games.count99.game import ComputerGame
     from app.ui.count99.computer_screen import ComputerScreen
     from rules.count99.cards import Variant
     from rules.count99.table import Setup
@@ -391,7 +391,7 @@ def test_another_digit_while_an_ace_waits_plays_that_card_and_drops_the_question
 ) -> None:
     from kivy.core.window import Window
 
-    from app.count99_game import ComputerGame
+    from app.games.count99.game import ComputerGame
     from app.ui.count99.computer_screen import ComputerScreen
     from rules.count99.cards import Variant
     from rules.count99.table import Setup

@@ -209,7 +209,7 @@ def test_a_finished_game_shows_the_result_then_calls_on_end_finished(ui: Any) ->
 
 
 def test_nothing_of_a_visitors_game_reaches_the_family_store(ui: Any) -> None:
-    from app.board99_game import Board99Game, TableSetup
+    from app.games.board99.game import Board99Game, TableSetup
     from app.i18n import tr
     from rules import board99 as rules
 

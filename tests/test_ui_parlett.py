@@ -866,7 +866,7 @@ def test_five_players_hard_score_settlement_fits_the_winner_screen(ui: Any, lang
         setup = _start_variant(ui, manager, game_ui, "five")
         del setup
         session = game_ui.session
-        from app.parlett_game import ParlettSession
+        from app.games.parlett.game import ParlettSession
 
         players = list(session.table.players)
         game_ui.session = ParlettSession.new(session.store, "five", players, players[0],

@@ -48,7 +48,7 @@ def words_fit(button: Any) -> bool:
 
 
 def test_board_game_buttons_never_break_a_german_word(ui: Any, german: None) -> None:
-    from app.board99_game import Board99Game, TableSetup
+    from app.games.board99.game import Board99Game, TableSetup
     from app.paths import default_database
     from app.ui.widgets import MIN_FONT, BigButton
     from rules import board99 as rules
@@ -148,7 +148,7 @@ def test_camera_calibration_without_a_camera_shows_no_white_box(ui: Any, german:
 def test_history_abandon_is_not_the_word_for_cancel_and_counts_agree(ui: Any, german: None) -> None:
     """German "Abbrechen" is Cancel everywhere else: abandoning a game must read differently, so
     nobody gives up a game believing they cancel something. One action is "1 Aktion"."""
-    from app.board99_game import Board99Game, TableSetup
+    from app.games.board99.game import Board99Game, TableSetup
     from app.i18n import tr
     from app.paths import default_database
     from app.ui.widgets import ConfirmBox
@@ -177,7 +177,7 @@ def test_history_abandon_is_not_the_word_for_cancel_and_counts_agree(ui: Any, ge
 def test_six_players_in_german_keep_targets_and_text_inside_the_panel(ui: Any, german: None) -> None:
     """Six players with long names: "Von:" (who announces) shows each name whole on one big button,
     and the status lines and the log stay between the heading and the buttons."""
-    from app.board99_game import Board99Game, TableSetup
+    from app.games.board99.game import Board99Game, TableSetup
     from app.paths import default_database
     from rules import board99 as rules
     from tests.ui_support import tap

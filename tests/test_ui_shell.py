@@ -47,7 +47,7 @@ def test_home_lists_games_and_shows_a_config_problem(ui: Any) -> None:
 
 
 def test_history_lists_and_exports_a_game_as_its_record(ui: Any) -> None:
-    from app.board99_game import Board99Game, TableSetup
+    from app.games.board99.game import Board99Game, TableSetup
     from app.paths import data_dir, default_database
     from rules import board99 as rules
 
@@ -110,7 +110,7 @@ def test_run_takes_the_data_directory_from_the_config(tmp_path: Any, monkeypatch
 
 def test_history_exports_each_game_in_its_own_format(ui: Any) -> None:
     """A count99 game from History comes out as a table99/count99 record that replays."""
-    from app.count99_game import KeptGame
+    from app.games.count99.game import KeptGame
     from app.paths import data_dir, default_database
     from rules.count99 import Setup, Variant
     from rules.count99.replay import replay_json
@@ -131,7 +131,7 @@ def test_history_exports_each_game_in_its_own_format(ui: Any) -> None:
 
 
 def test_history_exports_a_parlett_rubber_as_its_deals(ui: Any) -> None:
-    from app.parlett_game import ParlettSession
+    from app.games.parlett.game import ParlettSession
     from app.paths import data_dir, default_database
     from rules.parlett.replay import replay_json
 

@@ -167,7 +167,7 @@ def test_7_slot_small_card_big_no_key_hints_and_a_readable_log(ui: Any) -> None:
 # -- 8. German words ----------------------------------------------------------------------------------
 def test_8_german_leaves_the_game_with_menu_and_names_things_once(ui: Any) -> None:
     from app import i18n
-    from app.count99_text import card_label
+    from app.games.count99.texts import card_label
 
     i18n.set_language("de")
     try:

@@ -187,8 +187,9 @@ def test_the_factory_validates_board_camera_and_finds_the_profile(tmp_path: Path
 
 # -- a game refereed through the camera -------------------------------------------------------
 def test_the_referee_plays_a_short_game_from_a_rendered_video() -> None:
-    from app.board99_game import Board99Game, TableSetup
-    from app.referee import Phase, Referee, StabilityWindow
+    from app.games.board99.game import Board99Game, TableSetup
+    from app.referee import Phase, StabilityWindow
+    from app.referee.core import Referee
     from app.store import GameStore
     from rules import board99 as rules
 

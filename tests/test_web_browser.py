@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.board99_game import Board99Game, TableSetup
+from app.games.board99.game import Board99Game, TableSetup
 from rules import board99 as rules
 from tests.web_support import SIZES, WebTable, make_driver, quit_driver, wait_for
 
@@ -148,8 +148,8 @@ def test_a_won_game_shows_the_winning_line_and_the_penalty(web_table: WebTable) 
 
 
 def test_screenshots_of_every_page_at_phone_tablet_and_tv_sizes(web_table: WebTable) -> None:
-    from app.count99_game import KeptGame
-    from app.parlett_game import ParlettSession
+    from app.games.count99.game import KeptGame
+    from app.games.parlett.game import ParlettSession
     from rules.count99.cards import Variant
     from rules.count99.table import Setup
 
@@ -218,7 +218,7 @@ def test_the_parlett_page_charts_the_running_totals_with_a_second_cue(web_table:
     """The table's Chart, on the web: one line per hand through its rubber total after each deal, each
     with its own dash pattern and its name at the end (colour is never the only cue), and the same
     numbers as text for a screen reader. The big number in the totals is the rubber standing."""
-    from app.parlett_game import ParlettSession
+    from app.games.parlett.game import ParlettSession
 
     parlett = ParlettSession.new(web_table.store, "three", ["Ann", "Ben", "Cat"], "Cat", {})
     parlett.add_deal({"bids": {"Ann": 3, "Ben": 3, "Cat": 3}, "tricks": {"Ann": 3, "Ben": 3, "Cat": 3}})

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.config import ConfigError, load_config_or_default, parse_config
-from app.live import LiveTable
+from app.games.live import LiveTable
 from app.store import GameStore
 from app.web.launch import start_web
 

@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from app.board99_game import Board99Game, TableSetup
-from app.live import LiveTable
-from app.web import server as web_server
-from app.web.views import Tr
+from app.games import views
+from app.games.board99.game import Board99Game, TableSetup
+from app.games.live import LiveTable
+from app.games.views import Tr
+from app.web import streams
 from rules import board99 as rules
 from tests.test_web_security import Drained
 from tests.test_web_views import first_event
@@ -39,11 +40,11 @@ def board_game(table: Drained) -> Board99Game:
 
 
 def test_the_words_follow_the_viewers_language() -> None:
-    assert web_server.pending_text(HELD, Tr("en")) == "Wait: the pegs are settling. Then: Ben: PLAY 50."
-    german = web_server.pending_text(HELD, Tr("de"))
+    assert views.pending_text(HELD, Tr("en")) == "Wait: the pegs are settling. Then: Ben: PLAY 50."
+    german = views.pending_text(HELD, Tr("de"))
     assert german == "Moment: die Stifte setzen sich. Danach: Ben: SPIELEN 50.", german
     unnamed = {"settling": False, "held": [{"kind": "draw", "card": None, "by": None}]}
-    assert web_server.pending_text(unnamed, Tr("en")) == "Then: DRAW."
+    assert views.pending_text(unnamed, Tr("en")) == "Then: DRAW."
 
 
 def test_a_page_sees_the_held_play_and_then_the_judged_one(table: Drained) -> None:
@@ -68,11 +69,11 @@ def test_an_in_between_change_does_not_replay_the_record(table: Drained, monkeyp
     game = board_game(table)
     # A hub of its own: the server's loop rebuilds its hub's views after the game's creation, on
     # its own thread, and that build landed in ``calls`` now and then on a loaded machine.
-    hub = web_server.Hub(table.live)
+    hub = streams.Hub(table.live)
     hub.payload(game.id, "en")
     calls: list[int] = []
-    real = web_server.build_view
-    monkeypatch.setattr(web_server, "build_view", lambda stored, _: calls.append(1) or real(stored, _))
+    real = streams.build_view
+    monkeypatch.setattr(streams, "build_view", lambda stored, _: calls.append(1) or real(stored, _))
     hub.invalidate(game.id, committed=False)  # what transient_changed does
     assert hub.payload(game.id, "en")["view"]["kind"] == "board99"
     assert calls == []
@@ -214,7 +215,7 @@ def test_a_committed_view_built_while_a_commit_lands_is_not_kept(
     record just before a commit landed (the store's listener runs on the committing thread) must
     not be cached, or every page would be served the old view until the next commit."""
     game = board_game(table)
-    hub = web_server.Hub(table.live)
+    hub = streams.Hub(table.live)
     store = table.live.store
     real_load = store.load
     loads: list[int] = []
@@ -237,8 +238,8 @@ def test_a_committed_view_built_while_a_commit_lands_is_not_kept(
 def test_a_thinking_computer_is_said_on_the_phone_too() -> None:
     """Review finding 7: a tap waiting for a thinking computer showed nothing on the phones."""
     thinking = {"settling": False, "held": [{"kind": "draw", "card": None, "by": None}], "thinking": "Ben"}
-    assert web_server.pending_text(thinking, Tr("en")) == "Ben (computer) is choosing. Then: DRAW."
-    assert web_server.pending_text(thinking, Tr("de")) == "Ben (Computer) wählt. Danach: ZIEHEN."
+    assert views.pending_text(thinking, Tr("en")) == "Ben (computer) is choosing. Then: DRAW."
+    assert views.pending_text(thinking, Tr("de")) == "Ben (Computer) wählt. Danach: ZIEHEN."
 
 
 def test_the_poll_carries_the_thinking_computer(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-STATIC = Path(__file__).resolve().parent.parent / "app" / "web" / "static"
+APP = Path(__file__).resolve().parent.parent / "app"
+STATIC = APP / "web" / "static"  # the web display's script
+SHARED = APP / "pages" / "static"  # the style every web front end shares
 
 # (text, background, where): every text colour the stylesheet puts on a background
 PAIRS = [
@@ -47,7 +49,7 @@ def test_text_contrast_is_at_least_4_5(text: str, background: str, where: str) -
 
 
 def test_every_colour_in_the_stylesheet_is_one_checked_above() -> None:
-    css = (STATIC / "style.css").read_text(encoding="utf-8")
+    css = (SHARED / "style.css").read_text(encoding="utf-8")
     js = (STATIC / "app.js").read_text(encoding="utf-8")
     checked = {c for pair in PAIRS for c in pair[:2]} | {"#424242", "#3e2723", "#1a1a1a", "#e65100",
                                                       "#9e9e9e"}  # the chart's zero line: no text
@@ -56,21 +58,20 @@ def test_every_colour_in_the_stylesheet_is_one_checked_above() -> None:
 
 
 def test_no_outside_resources_and_no_inline_script() -> None:
-    css = (STATIC / "style.css").read_text(encoding="utf-8")
+    css = (SHARED / "style.css").read_text(encoding="utf-8")
     js = (STATIC / "app.js").read_text(encoding="utf-8")
     assert "http" not in css and "@import" not in css and "url(" not in css
     assert not re.search(r"https?://", js.replace("http://www.w3.org/2000/svg", ""))
-    import app.web.server as server
-
-    source = Path(server.__file__).read_text(encoding="utf-8")
-    assert "<script>" not in source  # the only script tag is the JSON data block and app.js
+    for source in [*(APP / "web").glob("*.py"), APP / "pages" / "__init__.py"]:
+        # the only script tags are the JSON data block and app.js
+        assert "<script>" not in source.read_text(encoding="utf-8"), source
 
 
 def test_the_web_catalog_never_changes_another_areas_german() -> None:
     """Catalogs merge into one: a string the web repeats must keep the words the table uses."""
     import json
 
-    folder = STATIC.parent.parent / "locale" / "de"
+    folder = APP / "locale" / "de"
     web = json.loads((folder / "web.json").read_text(encoding="utf-8"))
     for path in sorted(folder.glob("*.json")):
         if path.name != "web.json":

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from app.live import LiveTable
-from app.parlett_game import ParlettSession
+from app.games.live import LiveTable
+from app.games.parlett.game import ParlettSession
 from app.paths import default_database
 from app.store import GameStore
 from tests.ui_support import frames, walk
@@ -229,7 +229,7 @@ def beside_kivy(work: Any, limit: float = 90) -> Any:
 def test_a_paired_phone_taps_cards_for_the_count_keeper_in_step_with_the_table(ui: Any,
                                                                                tmp_path: Path) -> None:
     from app.config import Config
-    from app.count99_game import KeptGame
+    from app.games.count99.game import KeptGame
     from app.ui.shell import Table99App
     from app.web.pairing import Access
     from app.web.server import WebServer

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from app.count99_game import KeptGame
-from app.parlett_game import ParlettSession
+from app.games.count99.game import KeptGame
+from app.games.parlett.game import ParlettSession
+from app.web import routes as web_routes
 from app.web import server as web_server
 from app.web.pairing import MAX_FAILURES_PER_MINUTE, Access, PairingError
 from rules.count99.cards import Variant
@@ -92,7 +93,7 @@ def test_a_command_still_running_at_the_timeout_gets_its_true_answer(
         table: Drained, monkeypatch: pytest.MonkeyPatch) -> None:
     game = parlett(table)
     headers = headers_for(table)
-    monkeypatch.setattr(web_server, "COMMAND_TIMEOUT", 0.05)
+    monkeypatch.setattr(web_routes, "COMMAND_TIMEOUT", 0.05)
     gate, started = threading.Event(), threading.Event()
 
     def slow_redraw(kind: str, game_id: int) -> None:  # the table's screen redrawing, after the commit
@@ -126,7 +127,7 @@ def test_a_command_still_queued_at_the_timeout_is_cancelled_and_changes_nothing(
     t = WebTable(tmp_path)  # nobody drains the queue: the main thread is busy
     try:
         game = parlett(t)  # type: ignore[arg-type]
-        monkeypatch.setattr(web_server, "COMMAND_TIMEOUT", 0.05)
+        monkeypatch.setattr(web_routes, "COMMAND_TIMEOUT", 0.05)
         headers = headers_for(t)  # type: ignore[arg-type]
         status, _, raw = http("POST", f"{t.base}/api/game/{game.game_id}/add",
                               json.dumps({"deal": DEAL, "seen": seen(t, game.game_id)}).encode(), headers)

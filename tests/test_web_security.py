@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from app.parlett_game import ParlettSession
+from app.games.parlett.game import ParlettSession
+from app.games.views import record_version
 from app.web.pairing import CODE_SECONDS, MAX_TRIES, Access, PairingError
-from app.web.views import record_version
 from tests.web_support import WebTable, http, same_origin
 
 DEAL = {"bids": {"Ann": 3, "Ben": 3, "Cat": 3}, "tricks": {"Ann": 3, "Ben": 3, "Cat": 3}}
@@ -252,7 +252,7 @@ def test_oversized_malformed_or_impossible_bodies_are_refused_and_change_nothing
 
 
 def test_the_board_game_takes_no_changes_from_the_web(table: Drained) -> None:
-    from app.board99_game import Board99Game, TableSetup
+    from app.games.board99.game import Board99Game, TableSetup
     from rules import board99 as rules
 
     game = Board99Game.create(table.store, rules.make_setup(["Ann", "Ben"]), TableSetup())

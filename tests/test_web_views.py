@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from app.count99_game import ComputerGame, KeptGame
-from app.parlett_game import ParlettSession
+from app.games.count99.game import ComputerGame, KeptGame
+from app.games.parlett.game import ParlettSession
+from app.games.views import Tr, build_view
 from app.store import GameStore
-from app.web.views import Tr, build_view
 from rules.count99.cards import Variant
 from rules.count99.table import Setup
 from tests.test_web_security import Drained, pair, seen

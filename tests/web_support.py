@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from app.live import LiveTable
+from app.games.live import LiveTable
 from app.store import GameStore
 
 CHROMIUM = "/usr/bin/chromium"

@@ -21,9 +21,9 @@ from typing import Any
 from aiohttp import web
 
 from app.club.hub import KINDS, HubStore, standings
+from app.games.views import Tr, build_view
+from app.pages import SECURITY_HEADERS, choose_language, html_page, language_switch, static_file
 from app.store import StoredGame
-from app.web.server import SECURITY_HEADERS, STATIC, choose_language, html_page, language_switch
-from app.web.views import Tr, build_view
 
 log = logging.getLogger(__name__)
 HUB_STATIC = Path(__file__).parent / "static"
@@ -112,12 +112,7 @@ class HubWeb:
         return response
 
     async def static(self, request: web.Request) -> web.StreamResponse:
-        name = request.match_info["name"]
-        for folder in (HUB_STATIC, STATIC):
-            path = folder / name
-            if "/" not in name and not name.startswith(".") and path.is_file():
-                return web.FileResponse(path, headers={"Cache-Control": "max-age=300"})
-        return web.Response(status=404, text="not found\n")
+        return static_file(request.match_info["name"], HUB_STATIC)
 
     def _evening(self, request: web.Request) -> str | None:
         asked = request.query.get("evening", "")

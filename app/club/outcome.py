@@ -19,7 +19,7 @@ def outcome(kind: str, setup: dict[str, Any], actions: list[dict[str, Any]]) -> 
         sheet = sheet_from_record({k: v for k, v in setup.items() if k != "draft"} | {"deals": actions})
         return list(sheet.table.players), list(sheet.winners) if sheet.over else []
     if kind == "board99":
-        from app.board99_game import record_json
+        from app.games.board99.game import record_json
         from rules import board99 as rules
 
         record = rules.record_from_json(record_json(setup, actions))

@@ -12,7 +12,7 @@ priority "err", so ``journalctl -p err`` finds them.
 
 The board sources validate their own ``[board.<source>]`` tables with the ``SPEC`` of their factory
 module (``app.source_factories.<source>``), and ``[outputs]`` is validated by
-``app.table_outputs.check_outputs``; this command applies the same checks so that a typo there is
+``app.referee.outputs.check_outputs``; this command applies the same checks so that a typo there is
 caught here too, not only when that board or output starts. Output is English only: it is a
 terminal and journal tool for whoever installs the Pi, like the other admin commands.
 """
@@ -65,7 +65,7 @@ def check_sources(config: Config) -> dict[str, dict[str, Any]]:
 def check_outputs(config: Config, where: str) -> dict[str, Any]:
     """``[outputs]`` checked by the outputs module's own validator (raises ConfigError)."""
     try:
-        from app.table_outputs import check_outputs as check
+        from app.referee.outputs import check_outputs as check
     except ImportError:
         return dict(config.outputs)
     if not config.outputs:

@@ -127,7 +127,7 @@ def _start_web(app: object, config: Config, store: object, port: int | None, pro
     which the loop's QR code leads to (docs/exhibit.md, "The phone view")."""
     if port == 0 or (port is None and not config.web["enabled"]):
         return None
-    from app.exhibit import exhibit_on
+    from app.exhibit.parts import exhibit_on
 
     if exhibit_on(config):
         from app.web.launch import start_follow_only
@@ -135,7 +135,7 @@ def _start_web(app: object, config: Config, store: object, port: int | None, pro
         log.info("web display: only the game on show (exhibitor mode); the family's games are not served")
         app.exhibit_web = lambda live: start_follow_only(config, live, port=port)  # type: ignore[attr-defined]
         return None
-    from app.live import LiveTable
+    from app.games.live import LiveTable
     from app.web.launch import start_web
 
     live = LiveTable(store)  # type: ignore[arg-type]

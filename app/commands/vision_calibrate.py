@@ -26,7 +26,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from app.calibration_words import colours_to_learn, message_text
+from app.games.board99.calibration_texts import colours_to_learn, message_text
 from app.i18n import tr
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def plan_lines(session: CalibrationSession) -> list[str]:
 
 
 def message_colour(name: str) -> str:
-    from app.board99_game import colour_name
+    from app.games.board99.game import colour_name
 
     return colour_name(name)
 

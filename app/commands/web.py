@@ -1,7 +1,7 @@
 """``table99 web``: the web display without the touchscreen (a machine with no screen, and tests).
 
 The main thread owns the sessions here as Kivy's does in ``table99 run``: it waits for commands
-from paired browsers (:meth:`app.live.LiveTable.drain`) and runs them. The board game is not played
+from paired browsers (:meth:`app.games.live.LiveTable.drain`) and runs them. The board game is not played
 here (it needs the table's screen); its stored games are shown, Parlett and the Ninety Nine keeper
 can be kept from a paired tablet. ``--pair`` prints a pairing code at start (there is no screen to
 show one); SIGTERM or Ctrl-C stops.
@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 
 from app.config import default_config_path
-from app.live import LiveTable
+from app.games.live import LiveTable
 from app.startup import carry_out, plan_startup
 
 log = logging.getLogger("table99")

@@ -25,9 +25,12 @@ import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.config import LANGUAGES, Config, ConfigError, Key, check_table, in_range, one_of, shown
+from app.config_checks import LANGUAGES, ConfigError, Key, check_table, in_range, one_of, shown
+
+if TYPE_CHECKING:
+    from app.config import Config
 
 EXHIBIT_GAMES = ("board99", "parlett", "count99")
 PIN_RULE = "4 to 8 digits, in quotes, e.g. pin = \"4711\""

@@ -1,6 +1,10 @@
-"""The UI-free referee for the physical Game of 99 board (see docs/referee.md)."""
+"""The UI-free referee for the physical Game of 99 board (see docs/referee.md).
 
-from app.referee.core import Referee, RefereeRefusal, describe_action, offence_text, outcome_text
+The package names its events, its refusal and its stability window; the referee itself is
+:class:`app.referee.core.Referee` (imported from there, so that the board game's sentences can
+name the referee's events without importing the referee: no import cycle).
+"""
+
 from app.referee.events import (
     ActionAccepted,
     ActionUndone,
@@ -12,6 +16,7 @@ from app.referee.events import (
     SourceProblem,
     TurnChanged,
 )
+from app.referee.refusals import RefereeRefusal
 from app.referee.stability import StabilityWindow
 
 __all__ = [
@@ -22,12 +27,8 @@ __all__ = [
     "Phase",
     "Prompt",
     "PromptKind",
-    "Referee",
     "RefereeRefusal",
     "SourceProblem",
     "StabilityWindow",
     "TurnChanged",
-    "describe_action",
-    "offence_text",
-    "outcome_text",
 ]

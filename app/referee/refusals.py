@@ -18,6 +18,11 @@ from rules import board99 as rules
 
 Template = Callable[[dict[str, str]], str]
 
+
+class RefereeRefusal(Exception):
+    """An announcement the referee cannot accept now; the message is for the screen (translated)."""
+
+
 NAME, NUMBER = r"(?P<name>.+?)", r"(?P<card>\d+)"
 
 # Longest (most specific) first: "is in the deck: ..." before "is in the deck".

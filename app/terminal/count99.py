@@ -18,8 +18,8 @@ import sys
 from collections.abc import Iterator
 from typing import TextIO
 
-from app.count99_game import ANNOUNCED, KIND, ComputerGame
-from app.count99_text import (
+from app.games.count99.game import ANNOUNCED, KIND, ComputerGame
+from app.games.count99.texts import (
     card_name,
     describe,
     direction_name,

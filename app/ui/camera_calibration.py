@@ -24,8 +24,8 @@ from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
-from app.calibration_words import colours_to_learn as colours_to_learn
-from app.calibration_words import message_text as message_text
+from app.games.board99.calibration_texts import colours_to_learn as colours_to_learn
+from app.games.board99.calibration_texts import message_text as message_text
 from app.i18n import tr
 from app.source_factories.camera import profile_path
 from app.ui.widgets import ACCENT, Background, BigButton, WrapLabel, colour_name

@@ -1,6 +1,6 @@
-"""The table's own choices, kept in the data directory's ``settings.json`` (not the config file).
+"""The interface options among the table's own choices (:mod:`app.settings`, ``settings.json``).
 
-Language and speech, and 5of99's interface options where they make sense on this table:
+5of99's interface options where they make sense on this table:
 
 - ``background``: the screens' ground colour (:data:`app.ui.theme.BACKGROUNDS`);
 - ``card_back``: the back of cards the app deals face down (a hidden hand);
@@ -13,15 +13,12 @@ damaged file never stops the app.
 
 from __future__ import annotations
 
-import json
-import logging
 from typing import Any
 
-from app.paths import data_dir
+from app.settings import SETTINGS_FILE as SETTINGS_FILE  # re-exported: the tests write it
+from app.settings import load_settings, save_settings
 from app.ui import theme
 
-log = logging.getLogger(__name__)
-SETTINGS_FILE = "settings.json"
 CHOICES: dict[str, tuple[Any, ...]] = {
     "background": tuple(theme.BACKGROUNDS),
     "card_back": tuple(theme.CARD_BACKS),
@@ -30,22 +27,6 @@ CHOICES: dict[str, tuple[Any, ...]] = {
 }
 DEFAULTS: dict[str, Any] = {"background": "slate", "card_back": "blue", "animation": "normal",
                             "play_at_once": False}
-
-
-def load_settings() -> dict[str, Any]:
-    path = data_dir() / SETTINGS_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):  # unreadable, not UTF-8, not JSON: defaults
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def save_settings(settings: dict[str, Any]) -> None:
-    try:
-        (data_dir() / SETTINGS_FILE).write_text(json.dumps(settings), encoding="utf-8")
-    except OSError as exc:  # a full or read-only disk: the choice holds until the app stops
-        log.error("cannot save the settings: %s", exc)
 
 
 def get(key: str) -> Any:

@@ -1,6 +1,6 @@
 """The table's side of the web display: the address and QR code, pairing codes, revoking devices.
 
-:func:`connect_live` wires the app's :class:`~app.live.LiveTable` to Kivy: commands from paired
+:func:`connect_live` wires the app's :class:`~app.games.live.LiveTable` to Kivy: commands from paired
 browsers run on the main thread (``Clock``), find the session the table's screen has open (so a
 deal entered on a tablet lands in the very session the touchscreen shows) and redraw the screen
 afterwards. The screen talks to the web server only through ``live.web`` (duck-typed: this front

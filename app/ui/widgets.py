@@ -20,7 +20,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
-from app.board99_game import colour_name as colour_name  # re-exported for every screen
+from app.games.board99.game import colour_name as colour_name  # re-exported for every screen
 from app.i18n import tr
 from app.ui import theme  # colours, sizes and spacing for every screen
 

@@ -1,7 +1,7 @@
 """What a paired browser may change, as commands run on the app's main thread.
 
-Each function here is queued by the web server through :meth:`app.live.LiveTable.submit` and runs
-in :meth:`~app.live.LiveTable.drain` on the thread that owns the sessions. It works on the session
+Each function here is queued by the web server through :meth:`app.games.live.LiveTable.submit` and runs
+in :meth:`~app.games.live.LiveTable.drain` on the thread that owns the sessions. It works on the session
 the table's screen has open (so both screens stay in step) or, when the table has another game open,
 on the session loaded from the store for this one command. The session checks the action with the
 rules and commits it to the store before it returns: the same path as a tap on the touchscreen.
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.live import LiveTable
+from app.games.live import LiveTable
+from app.games.views import record_version
 from app.store import StoredGame
-from app.web.views import record_version
 
 MAX_INDEX = 10_000
 
@@ -49,7 +49,7 @@ def _load(live: LiveTable, game_id: int, body: dict[str, Any]) -> StoredGame:
 
 
 def parlett(live: LiveTable, game_id: int, op: str, body: dict[str, Any]) -> dict[str, Any]:
-    from app.parlett_game import EntryRejected, ParlettSession
+    from app.games.parlett.game import EntryRejected, ParlettSession
 
     if _load(live, game_id, body).kind != "parlett":
         raise CommandRefused(f"game {game_id} is not a Parlett game")
@@ -80,7 +80,7 @@ def parlett(live: LiveTable, game_id: int, op: str, body: dict[str, Any]) -> dic
 
 
 def count99(live: LiveTable, game_id: int, op: str, body: dict[str, Any]) -> dict[str, Any]:
-    from app.count99_game import KeptGame
+    from app.games.count99.game import KeptGame
     from rules.count99.cards import CARD_NAMES
     from rules.count99.errors import Count99Error
 

@@ -5,7 +5,7 @@ their phones. That address reaches strangers, so this server is the family's web
 (:class:`~app.web.server.WebServer`: the same hub, views, pages, event stream and guards, one way to
 show a game) with everything else taken away:
 
-* it is built on a :class:`~app.live.LiveTable` of the exhibit's **scratch store**: the family's
+* it is built on a :class:`~app.games.live.LiveTable` of the exhibit's **scratch store**: the family's
   database is not even open to it, so no address can reach a family game;
 * its routes are only ``/v/TOKEN/`` and ``/v/TOKEN/live`` (both the game on show), its event
   stream and JSON view for ``current``, and ``/static/``. No game list, no ``/game/N``, no
@@ -20,10 +20,10 @@ from typing import Any
 
 from aiohttp import web
 
-from app.live import LiveTable
+from app.games.live import LiveTable
+from app.games.views import Tr
 from app.web.pairing import Access, Device
 from app.web.server import MAX_BODY, WebServer
-from app.web.views import Tr
 
 
 class FollowOnlyServer(WebServer):

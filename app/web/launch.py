@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from app.live import LiveTable
+from app.games.live import LiveTable
 from app.paths import data_dir
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from app.board99_game import KIND, Board99Game, TableSetup, record_json
+from app.games.board99.game import KIND, Board99Game, TableSetup, record_json
 from app.i18n import tr
 from app.ui.board99.game_screen import NAME as GAME
 from app.ui.board99.game_screen import GameScreen

@@ -4,6 +4,10 @@ At 800x480 the board takes the left 480 px (48 px squares: every square is a tou
 the panel the right 320 px. Board readings arrive through a :class:`ReadingQueue` drained by a
 Kivy ``Clock`` interval on the main thread; the referee judges them and this screen only shows
 what the referee says (it never reaches into the rules' internals beyond reading the state).
+
+Long because one screen wires many parts that meet only here and must stay in step: the board
+view, the panel, the referee's prompts and events, the reading pump, computer turns, the table's
+LEDs and buttons, speech, undo and resume; the pads and the board view are modules of their own.
 """
 
 from __future__ import annotations
@@ -21,11 +25,12 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
-from app.board99_game import Board99Game
-from app.board99_texts import deck_text, event_text, face_up_text, health_text, spoken, undo_button_text
+from app.games.board99.game import Board99Game
+from app.games.board99.texts import deck_text, event_text, face_up_text, health_text, spoken, undo_button_text
 from app.i18n import tr
 from app.paths import data_dir
-from app.referee import Phase, Referee, RefereeRefusal, StabilityWindow
+from app.referee import Phase, RefereeRefusal, StabilityWindow
+from app.referee.core import Referee
 from app.referee.events import (
     ActionAccepted,
     ActionUndone,
@@ -35,10 +40,11 @@ from app.referee.events import (
     PromptKind,
     TurnChanged,
 )
+from app.referee.outputs import TableOutputs, attach_outputs
 from app.referee.thinking import Thinker, ThreadThinker
-from app.table_outputs import TableOutputs, attach_outputs
 from app.ui import preferences, theme
 from app.ui.board99.board_view import BoardView
+from app.ui.board99.pads import CardPad, DeadHandPad
 from app.ui.sounds import Chimes
 from app.ui.widgets import (
     ACCENT,
@@ -54,7 +60,6 @@ from app.ui.widgets import (
     CardFace,
     ConfirmBox,
     CycleButton,
-    NumberPad,
     PegChip,
     WrapLabel,
     colour_rgba,
@@ -67,10 +72,6 @@ from rules import board99 as rules
 log = logging.getLogger(__name__)
 shown_log = logging.getLogger("table99.shown")
 NAME = "board99-game"
-
-
-def by_label(player: str) -> str:
-    return tr("By: {name}", name=player)
 
 
 def who_label(player: str) -> str:
@@ -112,82 +113,6 @@ def banner_text(event: Any, game: Board99Game) -> tuple[str, str]:
 
 LOG_ENTRIES = 4  # kept; as many as fit are shown
 SPOKEN_PHASES = (Phase.REMOVE_PEG, Phase.WHO_PLAYED)
-
-
-class CardPad(ModalView):
-    """Asks for a card: a number pad at a real table, the player's own cards in digital play."""
-
-    def __init__(self, title: str, on_card: Any, on_change: Any = None, hand: tuple[int, ...] | None = None,
-                 players: tuple[str, ...] = (), who: str | None = None) -> None:
-        super().__init__(size_hint=(0.4, 1), pos_hint={"right": 1, "y": 0}, auto_dismiss=True,
-                         overlay_color=(0, 0, 0, 0))  # keep the board (allowed squares) visible
-        box = BoxLayout(orientation="vertical", padding=8, spacing=6)
-        Background.paint(box)
-        box.add_widget(WrapLabel(title, font_size=FONT))
-        self.who: CycleButton | None = None
-        if players:  # one button that steps through the players: six names fit no row of 320 px
-            self.who = CycleButton([(p, p) for p in players], who or players[0], label=by_label,
-                                   font_size=READABLE)
-            box.add_widget(self.who)
-        self.on_card = on_card
-        if hand is not None:
-            cards = BoxLayout(orientation="vertical", spacing=6)
-            for card in hand:
-                button = BigButton(str(card), font_size=BIG_FONT, height=64)
-                button.card = card
-                button.bind(on_release=lambda b: self._done(b.card))
-                cards.add_widget(button)
-            box.add_widget(cards)
-            self.pad = None
-        else:
-            self.pad = NumberPad(on_done=self._done, on_change=on_change, ok_text=tr("OK"))
-            box.add_widget(self.pad)
-        box.add_widget(BigButton(tr("Cancel"), on_press=self.close, height=TOUCH))
-        self.add_widget(box)
-
-    def close(self) -> None:
-        self.dismiss(animation=False)  # gone at once: the next tap must reach the board
-
-    def _done(self, card: int) -> None:
-        self.close()
-        if self.who is not None:
-            self.on_card(self.who.value, card)
-        else:
-            self.on_card(card)
-
-
-class DeadHandPad(ModalView):
-    """5of99 at a real table: the player shows the whole hand; type each card, then Done."""
-
-    def __init__(self, on_cards: Any) -> None:
-        super().__init__(size_hint=(0.4, 1), pos_hint={"right": 1, "y": 0}, auto_dismiss=True,
-                         overlay_color=(0, 0, 0, 0))
-        self.cards: list[int] = []
-        self.on_cards = on_cards
-        box = BoxLayout(orientation="vertical", padding=8, spacing=6)
-        Background.paint(box)
-        self.title = WrapLabel(tr("DEAD HAND: type each card, then Done."), font_size=FONT)
-        box.add_widget(self.title)
-        self.pad = NumberPad(on_done=self._add, ok_text=tr("Add"))
-        box.add_widget(self.pad)
-        row = BoxLayout(size_hint_y=None, height=TOUCH, spacing=6)
-        row.add_widget(BigButton(tr("Cancel"), on_press=self.close, height=TOUCH))
-        row.add_widget(BigButton(tr("Done"), on_press=self._done, height=TOUCH, background_color=ACCENT))
-        box.add_widget(row)
-        self.add_widget(box)
-
-    def close(self) -> None:
-        self.dismiss(animation=False)
-
-    def _add(self, card: int) -> None:
-        self.cards.append(card)
-        self.pad.clear()
-        self.title.text = tr("DEAD HAND: {cards}", cards=", ".join(map(str, self.cards)))
-
-    def _done(self) -> None:
-        if self.cards:
-            self.close()
-            self.on_cards(tuple(self.cards))
 
 
 class GameScreen(Screen):

@@ -16,7 +16,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
-from app.board99_game import COLOURS, LEVELS, TableSetup
+from app.games.board99.game import COLOURS, LEVELS, TableSetup
 from app.i18n import tr
 from app.referee.refusals import reason_text
 from app.ui.widgets import (
@@ -161,7 +161,7 @@ class SetupScreen(Screen):
 
     def _recall_layout(self) -> None:
         """Offer the last layout again, and a custom board's numbers (typed once per family)."""
-        from app.ui.shell import load_settings
+        from app.settings import load_settings
 
         settings = load_settings()
         numbers = settings.get(CUSTOM_KEY)
@@ -173,7 +173,7 @@ class SetupScreen(Screen):
             self.layout.select(last)
 
     def _remember_layout(self, setup: rules.Setup) -> None:
-        from app.ui.shell import load_settings, save_settings
+        from app.settings import load_settings, save_settings
 
         settings = load_settings()
         settings[LAYOUT_KEY] = self.layout.value

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.count99_game import KIND, ComputerGame, KeptGame, load_session, record_of
+from app.games.count99.game import KIND, ComputerGame, KeptGame, load_session, record_of
 from app.ui.count99.computer_screen import NAME as COMPUTER
 from app.ui.count99.computer_screen import ComputerScreen
 from app.ui.count99.keeper_screen import NAME as TABLE

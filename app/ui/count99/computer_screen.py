@@ -20,8 +20,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
-from app.count99_game import ComputerGame, announcement
-from app.count99_text import card_name, describe, direction_name, hand_text
+from app.games.count99.game import ComputerGame, announcement
+from app.games.count99.texts import card_name, describe, direction_name, hand_text
 from app.i18n import tr, trn
 from app.ui import preferences, theme
 from app.ui.count99.status import StatusPanel

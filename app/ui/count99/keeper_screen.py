@@ -16,8 +16,8 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from app.count99_game import KeptGame, announcement
-from app.count99_text import card_label, card_name, describe
+from app.games.count99.game import KeptGame, announcement
+from app.games.count99.texts import card_label, card_name, describe
 from app.i18n import tr
 from app.paths import data_dir
 from app.ui.count99.status import StatusPanel

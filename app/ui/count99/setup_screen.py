@@ -11,7 +11,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
 
-from app.count99_text import variant_name
+from app.games.count99.texts import variant_name
 from app.i18n import tr
 from app.ui.count99.widgets import ACCENT, WARNING, Options, Stepper, Tap, Text, paint
 from rules.count99.cards import CARD_NAMES, COPIES, Variant

@@ -8,7 +8,7 @@ from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from app.count99_text import direction_name
+from app.games.count99.texts import direction_name
 from app.i18n import tr
 from app.ui.count99.widgets import Text
 from app.ui.widgets import MIN_FONT, READABLE, text_height

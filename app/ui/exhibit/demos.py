@@ -2,8 +2,8 @@
 
 Each demo plays one game through the very path a family's game takes (the board game's
 :class:`~app.ui.board99.game_screen.GameScreen` with its referee and a simulated board; a
-:class:`~app.parlett_game.ParlettSession` shown by the Parlett totals screen; a
-:class:`~app.count99_game.ComputerGame` shown by the Ninety Nine computer screen), only on the
+:class:`~app.games.parlett.game.ParlettSession` shown by the Parlett totals screen; a
+:class:`~app.games.count99.game.ComputerGame` shown by the Ninety Nine computer screen), only on the
 scratch store the exhibit gives it, so nothing of it reaches the family's history. A demo moves on
 when :meth:`Demo.step` is called with the (injectable) clock's time: one visible thing per
 ``pace`` seconds, so a test or the soak can run a whole loop on a fast clock. When it ends (or is
@@ -21,14 +21,14 @@ from typing import Any
 from kivy.metrics import sp
 from kivy.uix.widget import Widget
 
-from app.board99_game import Board99Game, TableSetup
-from app.count99_game import ComputerGame
+from app.games.board99.game import Board99Game, TableSetup
+from app.games.count99.game import ComputerGame
+from app.games.parlett.game import ParlettSession
 from app.i18n import tr
-from app.parlett_game import ParlettSession
 from app.referee import Phase
+from app.referee.outputs import EXTRAS_KEY
 from app.speech import Announcer
 from app.store import GameStore
-from app.table_outputs import EXTRAS_KEY
 from rules import board99 as rules
 from rules.count99.cards import Variant
 from rules.count99.players import make_player

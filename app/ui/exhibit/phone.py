@@ -3,7 +3,7 @@
 Visitors scan the QR code on the attract loop and follow on their phones whatever game the table
 shows: the loop's current demo, then the visitor's game once someone touches the screen. The server
 is the family's web display restricted to that one game (``app/web/follow.py``), built on a
-:class:`~app.live.LiveTable` of the exhibit's *scratch store*, so the family's games are never
+:class:`~app.games.live.LiveTable` of the exhibit's *scratch store*, so the family's games are never
 served. ``table99 run`` hands the app a starter (``app.exhibit_web``: a LiveTable in, ``(server,
 problem)`` out), so this screen-side module never imports the web server.
 
@@ -19,7 +19,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from app.live import LiveTable
+from app.games.live import LiveTable
 
 log = logging.getLogger(__name__)
 

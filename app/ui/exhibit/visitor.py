@@ -1,7 +1,7 @@
 """A visitor's first Game of 99 at the exhibitor's table: one person against one computer, guided.
 
 The screen *is* the table's board game screen (:class:`~app.ui.board99.game_screen.GameScreen`, same
-:class:`~app.board99_game.Board99Game`, :class:`~app.referee.Referee` and store path): a visitor's
+:class:`~app.games.board99.game.Board99Game`, :class:`~app.referee.Referee` and store path): a visitor's
 announcements and pegs are judged exactly as a family's are. What it adds:
 
 - the game lives in the exhibit's scratch store (never the family's: no history, no resume);
@@ -29,13 +29,14 @@ from kivy.clock import Clock
 from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import sp
 
-from app.board99_game import Board99Game, TableSetup
-from app.board99_texts import event_text
+from app.games.board99.game import Board99Game, TableSetup
+from app.games.board99.texts import event_text
 from app.i18n import tr
 from app.referee.events import Phase, Prompt
 from app.store import GameStore
 from app.ui import theme
-from app.ui.board99.game_screen import CardPad, GameScreen
+from app.ui.board99.game_screen import GameScreen
+from app.ui.board99.pads import CardPad
 from app.ui.exhibit.visitor_hints import Hint, visitor_hint
 from app.ui.widgets import READABLE, WARNING, BigButton, WrapLabel
 from hardware.board_source import BoardReading, BoardSource
@@ -195,8 +196,8 @@ class VisitorGameScreen(GameScreen):
     @staticmethod
     def _real_layout() -> Any:
         """The layout printed on the table's real board: the one its last game was set up with."""
+        from app.settings import load_settings
         from app.ui.board99.setup_screen import CUSTOM_KEY, LAYOUT_KEY
-        from app.ui.shell import load_settings
 
         settings = load_settings()
         if settings.get(LAYOUT_KEY) == "custom" and settings.get(CUSTOM_KEY):

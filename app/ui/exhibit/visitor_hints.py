@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from app.board99_game import Board99Game
+from app.games.board99.game import Board99Game
 from app.i18n import tr
 from app.referee.events import Phase, Prompt, PromptKind
 from rules import board99 as rules

@@ -1,7 +1,7 @@
 """The Parlett's Ninety-Nine score display: setup, deal entry, totals, chart, winner.
 
 ``make_ui()`` gives the :class:`~app.ui.context.GameUI` the shell registers. One
-:class:`ParlettUI` holds the current :class:`~app.parlett_game.ParlettSession`; the screens read
+:class:`ParlettUI` holds the current :class:`~app.games.parlett.game.ParlettSession`; the screens read
 the score sheet from it and change the game only through it (check, commit, then show).
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.parlett.game import KIND, ParlettSession
 from app.i18n import tr
-from app.parlett_game import KIND, ParlettSession
 from app.ui.context import AppContext
 from rules.parlett.variants import Table
 

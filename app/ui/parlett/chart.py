@@ -13,7 +13,7 @@ from kivy.uix.widget import Widget
 
 from app.i18n import tr
 from app.ui.parlett.common import PLAYER_COLOURS, button, label, paint
-from app.ui.parlett.deal_screen import hand_name
+from app.ui.parlett.pads import hand_name
 
 if TYPE_CHECKING:
     from app.ui.parlett import ParlettUI

@@ -11,8 +11,8 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
+from app.games.parlett.game import EntryRejected, check_variant_options
 from app.i18n import tr
-from app.parlett_game import EntryRejected, check_variant_options
 from app.ui.parlett.common import TOUCH, WARNING, FitToggle, button, label, paint
 from app.ui.widgets import WrapLabel
 from rules.parlett.variants import VARIANTS

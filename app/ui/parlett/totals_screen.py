@@ -23,7 +23,7 @@ from app.ui.parlett.common import (
     trump_name,
     trump_symbol,
 )
-from app.ui.parlett.deal_screen import hand_name
+from app.ui.parlett.pads import hand_name
 
 if TYPE_CHECKING:
     from app.ui.parlett import ParlettUI

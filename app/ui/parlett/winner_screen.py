@@ -10,7 +10,7 @@ from kivy.uix.screenmanager import Screen
 
 from app.i18n import tr
 from app.ui.parlett.common import ACCENT, PLAYER_COLOURS, button, dummy_bonus_text, label, paint
-from app.ui.parlett.deal_screen import hand_name
+from app.ui.parlett.pads import hand_name
 from rules.parlett.match import GameResult
 
 if TYPE_CHECKING:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.board99_game import colour_name
+from app.games.board99.game import COLOURS, colour_name
 from app.i18n import tr
-from app.ui.theme import PEG_COLOURS
 
 
 def colours_to_learn() -> list[tuple[str, str]]:
@@ -19,7 +18,7 @@ def colours_to_learn() -> list[tuple[str, str]]:
     known = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "white": "W", "black": "K"}
     used: set[str] = set()
     result = []
-    for name in PEG_COLOURS:
+    for name in COLOURS:
         choices = [known.get(name, ""), *name.upper(), *"ACDEFHIJLMNOPQSTUVXZ"]
         letter = next(c for c in choices if c and c.isalpha() and c not in used)
         used.add(letter)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.count99_text import describe
+from app.games.count99.texts import describe
 from app.i18n import tr
 from app.store import GameStore, StoredGame
 from rules.count99.deal import CardGame

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from app.i18n import tr, trn
-from app.referee.core import offence_text, outcome_text
 from app.referee.events import ComputerChose, TurnChanged
 from hardware.board_source import HealthState, SourceHealth
 from rules import board99 as rules
@@ -102,3 +101,32 @@ def health_text(health: SourceHealth) -> str:
     text = tr("Board: {state}", state=states[health.state])
     detail = health.text(tr)
     return f"{text} ({detail})" if detail else text
+
+
+def offence_text(offence: str) -> str:
+    return {
+        "play-out-of-turn": tr("Played out of turn"),
+        "discard-out-of-turn": tr("Discarded out of turn"),
+        "draw-out-of-turn": tr("Drew out of turn"),
+        "illegal-play": tr("Illegal play"),
+        "illegal-draw": tr("Illegal draw"),
+    }.get(offence, offence)
+
+
+def outcome_text(outcome: Any) -> str:
+    if outcome.status == "won":
+        return tr("{names} won!", names=" & ".join(outcome.winners))
+    return tr("A tie: no five in a row.")
+
+
+def describe_action(action: Any) -> str:
+    if isinstance(action, rules.Play):
+        return tr("{name} played card {card} on square {square}", name=action.by, card=action.card,
+                  square=action.square)
+    if isinstance(action, rules.Draw):
+        if action.card is None:
+            return tr("{name} drew a card", name=action.by)
+        return tr("{name} drew card {card}", name=action.by, card=action.card)
+    if isinstance(action, rules.Discard):
+        return tr("{name} discarded card {card}", name=action.by, card=action.card)
+    return tr("{name}: {action}", name=getattr(action, "by", "?"), action=type(action).__name__)

@@ -1,4 +1,4 @@
-"""What a browser is shown of a stored game: plain JSON-able dicts, in one language.
+"""What a viewer is shown of a stored game: plain JSON-able dicts, in one language.
 
 A view is derived from the *committed* record only (``store.load``), replayed through the same
 rules that load a game for the table (``table99 replay`` does the same): the web display keeps no
@@ -18,10 +18,10 @@ from collections.abc import Callable
 from typing import Any
 
 from app import i18n
+from app.config_checks import LANGUAGES
 from app.store import StoredGame
 
 LOG_SHOWN = 40  # log lines in a live view (a page keeps what it already announced)
-LANGUAGES = ("en", "de")
 
 
 class Tr:
@@ -118,7 +118,7 @@ def board99_event_text(event: Any, _: Tr) -> tuple[str, str] | None:
 
 
 def board99_view(stored: StoredGame, _: Tr) -> dict[str, Any]:
-    from app.board99_game import TableSetup, colour_of, record_json
+    from app.games.board99.game import TableSetup, colour_of, record_json
     from rules import board99 as rules
 
     record = rules.record_from_json(record_json(stored.setup, list(stored.actions)))
@@ -299,3 +299,37 @@ def count99_view(stored: StoredGame, _: Tr) -> dict[str, Any]:
         "log": log[-LOG_SHOWN:], "log_total": len(log),
         "result": _("{name} wins!", name=names[table.winner]) if table.winner is not None else "",
     }
+
+
+HELD_WORDS = {"play": "PLAY", "draw": "DRAW", "discard": "DISCARD", "dead-hand": "DEAD HAND"}
+
+
+def pending_text(state: dict[str, Any], _: Tr) -> str:
+    """The table's in-between state in the viewer's language, as the table's screen words it:
+    "Wait: the pegs are settling. Then: Ben: PLAY 50.", "Ben (computer) is choosing. Then: DRAW." """
+    parts = []
+    if state.get("thinking"):  # a computer is choosing: a tap made meanwhile waits for its move
+        parts.append(_("{name} (computer) is choosing.", name=str(state["thinking"])))
+    if state.get("settling"):
+        parts.append(_("Wait: the pegs are settling") + ".")
+    held = []
+    for item in state.get("held") or ():
+        what = _(HELD_WORDS.get(str(item.get("kind")), "PLAY"))
+        if item.get("card") is not None:
+            what = f"{what} {int(item['card'])}"
+        if item.get("by"):
+            what = _("{name}: {what}", name=str(item["by"]), what=what)
+        held.append(what)
+    if held:
+        parts.append(_("Then: {what}.", what=", ".join(held)))
+    return " ".join(parts)
+
+
+def count99_cards(stored: Any, count: int) -> list[dict[str, Any]]:
+    """The card buttons of the keeper (a paired phone taps them): names and Ace/10 choices now."""
+    from rules.count99.cards import CARD_NAMES, choices_for
+    from rules.count99.record import setup_from_record
+
+    setup = setup_from_record(stored.setup)
+    return [{"card": c, "choices": list(choices_for(setup.variant, c, count))}
+            for c in CARD_NAMES[setup.variant]]

@@ -1,0 +1,1 @@
+"""David Parlett's Ninety-Nine as the app keeps it: the score sheet in the store."""
