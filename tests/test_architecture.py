@@ -2,6 +2,10 @@
 
 - rules/ imports only the standard library and rules.*.
 - hardware/, firmware_bridge/, vision/ never import app or kivy.
+- app/ has no import cycle, and its rooms import only what ``tests/architecture_rules.py`` allows:
+  services import services, games import services, a front end imports games and services and never
+  another front end, and only the ``table99`` commands wire front ends together.
+- A module over ``LONG_MODULE`` lines says in its docstring why it is long.
 - Every module of app/ and rules/ imports on a machine without gpiozero, pyserial, OpenCV, numpy,
   Pillow or picamera2 (they are imported where used, inside functions or driver modules).
 """
@@ -12,6 +16,18 @@ import ast
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.architecture_rules import (
+    CROSSINGS,
+    LONG_BECAUSE,
+    LONG_MODULE,
+    ROOMS,
+    allowed,
+    cycles,
+    import_graph,
+    module_names,
+    room_of,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 HARDWARE_LIBS = ("gpiozero", "serial", "cv2", "numpy", "PIL", "picamera2", "libcamera")
@@ -53,6 +69,44 @@ def test_sensing_layers_never_import_app_or_kivy() -> None:
         for name, line in imported_names(path)
         if name.split(".")[0] in ("app", "kivy")
     ]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_app_has_no_import_cycle() -> None:
+    """A cycle makes the import order matter: the module that happens to load first sees a half-made
+    other one (it worked by luck until a new import came first). Lazy imports inside functions and
+    a package's ``__init__`` count: both run."""
+    found = cycles(import_graph("app"))
+    assert not found, "import cycles in app/:\n" + "\n".join(" -> ".join(group) for group in found)
+
+
+def test_every_room_imports_only_what_the_rules_allow() -> None:
+    offenders = [
+        f"{edge.importer} ({room_of(edge.importer)}) imports {edge.imported} ({room_of(edge.imported)})"
+        f" at line {edge.line}"
+        for edge in import_graph("app") if not allowed(edge.importer, edge.imported)
+    ]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_rules_name_only_rooms_and_modules_that_exist() -> None:
+    """A rule about a folder that moved away would pass for ever: each must name something real."""
+    names = module_names("app")
+    assert set(ROOMS) <= set(names), sorted(set(ROOMS) - set(names))
+    rooms = set(ROOMS.values())
+    for source, target in CROSSINGS:
+        assert source in rooms or source in names, source
+        assert target in rooms, target
+
+
+def test_a_long_module_says_why_it_is_long() -> None:
+    offenders = []
+    for name, path in module_names("app").items():
+        text = path.read_text(encoding="utf-8")
+        lines = text.count("\n")
+        doc = ast.get_docstring(ast.parse(text)) or ""
+        if lines > LONG_MODULE and LONG_BECAUSE not in doc:
+            offenders.append(f"{name}: {lines} lines and no '{LONG_BECAUSE} ...' in its docstring")
     assert not offenders, "\n".join(offenders)
 
 

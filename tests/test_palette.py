@@ -148,3 +148,11 @@ def test_without_the_ring_a_yellow_peg_is_too_close_to_a_square_under_tritanopia
     from app.ui.board99.board_view import SQUARE_DARK
 
     assert delta_e(theme.PEG_COLOURS["yellow"], SQUARE_DARK, "Tritanomaly") < APART
+
+
+def test_the_screen_draws_every_colour_the_game_names_in_its_order() -> None:
+    """The camera calibration asks for the game's colours (``COLOURS``) and the screen draws
+    ``PEG_COLOURS``: one list in one order, or a colour could be learnt that no screen shows."""
+    from app.games.board99.game import COLOURS
+
+    assert tuple(theme.PEG_COLOURS) == COLOURS
