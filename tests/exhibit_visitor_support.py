@@ -8,7 +8,7 @@ from typing import Any
 from app.config import Config
 from app.store import GameStore
 from tests.fakes import FakeClock
-from tests.ui_support import UI, find, frames, tap
+from tests.ui_support import UI, find, frames, open_modal, tap, tap_hole
 
 
 class Visitor:
@@ -103,24 +103,14 @@ class Visitor:
         tap(find(self.screen, text=text))
 
     def modal(self) -> Any:
-        from kivy.core.window import Window
-        from kivy.uix.modalview import ModalView
-
-        return next(w for w in Window.children if isinstance(w, ModalView))
+        return open_modal()
 
     def pick(self, card: int) -> None:
         tap(find(self.modal(), text=str(card)))
         frames(2)
 
     def tap_hole(self, hole: int) -> None:
-        from kivy.tests.common import UnitTestTouch
-
-        board = self.screen.board
-        x, y, size = board.hole_rect(hole)
-        touch = UnitTestTouch(*board.to_window(x + size / 2, y + size / 2))
-        touch.touch_down()
-        touch.touch_up()
-        frames(1)
+        tap_hole(self.screen.board, hole)
 
     def until_visitor_holds(self, count: int = 1) -> None:
         """Draw (as the guide says while the hand is empty) until the visitor holds ``count`` cards."""
@@ -137,7 +127,7 @@ def dealt(screen: Any, visitor: list[int], computer: list[int], seed: int = 7) -
     """A ``new_setup`` for the screen that deals known hands (the rest of the deck shuffled by ``seed``)."""
     import random
 
-    from app.board99_game import TableSetup
+    from app.games.board99.game import TableSetup
     from rules import board99 as rules
 
     def new_setup(layout: Any) -> Any:

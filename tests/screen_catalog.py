@@ -17,7 +17,7 @@ from app.config import Config
 from app.store import GameStore
 from tests.exhibit_catalog import EXHIBIT_LOOP_SCREENS
 from tests.fakes import FakeClock
-from tests.ui_support import UI, find, frames, tap
+from tests.ui_support import UI, find, frames, open_modal, tap, tap_hole
 
 
 def app_root(ui: UI, config: Config | None = None, store: GameStore | None = None) -> Any:
@@ -88,24 +88,14 @@ class Board:
         self.think()
 
     def card(self, card: int) -> None:
-        from kivy.core.window import Window
-        from kivy.uix.modalview import ModalView
-
-        modal = next(w for w in Window.children if isinstance(w, ModalView))
+        modal = open_modal()
         for key in str(card):
             tap(find(modal, pad_key=key))
         tap(find(modal, pad_key=modal.pad.ok_text))
         frames(2)
 
     def hole(self, hole: int) -> None:
-        from kivy.tests.common import UnitTestTouch
-
-        board = self.screen.board
-        x, y, size = board.hole_rect(hole)
-        touch = UnitTestTouch(*board.to_window(x + size / 2, y + size / 2))
-        touch.touch_down()
-        touch.touch_up()
-        frames(1)
+        tap_hole(self.screen.board, hole)
         self.settle()
 
     def play(self, card: int, hole: int) -> None:
@@ -125,7 +115,7 @@ def home_hardware(ui: UI) -> Any:
 
 
 def home_unfinished(ui: UI) -> Any:
-    from app.board99_game import Board99Game, TableSetup
+    from app.games.board99.game import Board99Game, TableSetup
     from app.paths import default_database
     from rules import board99 as rules
 
@@ -253,7 +243,7 @@ def count_setup(ui: UI) -> Any:
 
 
 def count_keeper(ui: UI) -> Any:
-    from app.count99_game import KeptGame
+    from app.games.count99.game import KeptGame
     from rules.count99.cards import Variant
     from rules.count99.table import Setup
 
@@ -364,7 +354,7 @@ def exhibit_staff(ui: UI, state: str) -> Any:
     lock = StaffLock("" if state == "no-pin" else "4711", FakeClock())
     if state == "no-pin":  # what exhibit_extras gives for [exhibit] enabled = true without a pin
         from app.config import Config
-        from app.exhibit import exhibit_extras
+        from app.exhibit.parts import exhibit_extras
 
         extras = exhibit_extras(Config(exhibit={"enabled": True, "pin": ""}, path="/etc/table99/config.toml"),
                                 ctx.store)

@@ -29,7 +29,7 @@ def test_exhibit_mode_never_serves_the_family_store_to_the_web(
     gets a starter for the follow-only one, which serves the store it is handed (the scratch
     store's LiveTable, app/ui/exhibit/phone.py) and never the family's (tests/test_exhibit_phone_view.py)."""
     import app.web.launch
-    from app.live import LiveTable
+    from app.games.live import LiveTable
 
     started: list[object] = []
     monkeypatch.setattr(app.web.launch, "start_web",
@@ -128,18 +128,11 @@ def test_stop_during_the_game_still_counts_as_stopped(ui: Any) -> None:
 def test_settings_left_alone_goes_back_to_the_loop_with_staff_locked(ui: Any) -> None:
     """Review finding 5: Settings/History timing out sent the table "home" (the loop), which the staff
     screen took for its own Back: it jumped back to the staff screen, still unlocked."""
-    from app.paths import default_database
-    from app.ui.shell import Table99App
-    from tests.fakes import FakeClock
-    from tests.test_exhibit_loop import PIN, exhibit_config, run
+    from tests.exhibit_support import PIN, exhibit_app, run
     from tests.ui_support import find, frames, tap
 
-    app = Table99App(config=exhibit_config(), store=GameStore(default_database()))
-    app.exhibit_clock = FakeClock()
-    app.exhibit_autotick = False
-    ui.show(app.build())
+    app = exhibit_app(ui)
     controller = app.exhibit_controller
-    controller.start(ui.window)
     try:
         staff = controller.staff
         controller.open_staff()
@@ -198,7 +191,7 @@ def test_count_writes_that_fail_do_not_crash_the_loop(ui: Any, monkeypatch: pyte
     """Review finding 8: counts.started / stopped / finished were unguarded database writes."""
     import sqlite3
 
-    from tests.test_exhibit_loop import exhibit_app
+    from tests.exhibit_support import exhibit_app
     from tests.ui_support import frames
 
     app = exhibit_app(ui, monkeypatch)
@@ -213,7 +206,7 @@ def test_count_writes_that_fail_do_not_crash_the_loop(ui: Any, monkeypatch: pyte
         controller.start_visitor()
         frames(1)
         assert app.ctx.manager.current == "exhibit_visitor"  # the visitor plays, uncounted
-        from tests.test_exhibit_loop import run
+        from tests.exhibit_support import run
 
         settings = controller.settings
         run(app, settings.idle_seconds + settings.still_there_seconds + 5)  # and still goes idle
@@ -273,7 +266,7 @@ def test_run_exhibit_without_a_pin_refuses_only_at_a_keyboard(
 
 
 def test_the_locked_kiosk_config_for_a_service_without_a_pin() -> None:
-    from app.exhibit import exhibit_on
+    from app.exhibit.parts import exhibit_on
     from app.exhibit.settings import ExhibitSettings
 
     config = run_app.exhibit_kiosk(Config(), "no staff PIN is configured")
@@ -292,7 +285,7 @@ def test_a_store_table_whose_file_is_broken_stays_a_locked_kiosk(tmp_path: Path,
     """Review finding 3: a file that asked for exhibitor mode but did not parse (or misspelt the
     section) fell back to the family app with Settings, History and Quit open to the public."""
     from app.config import load_config_or_default
-    from app.exhibit import exhibit_on
+    from app.exhibit.parts import exhibit_on
     from app.exhibit.settings import ExhibitSettings
 
     path = tmp_path / "config.toml"
@@ -313,7 +306,7 @@ def test_a_store_table_whose_file_is_broken_stays_a_locked_kiosk(tmp_path: Path,
 def test_a_broken_file_that_never_asked_for_exhibitor_mode_is_the_family_app(tmp_path: Path,
                                                                             text: str) -> None:
     from app.config import load_config_or_default
-    from app.exhibit import exhibit_on
+    from app.exhibit.parts import exhibit_on
 
     path = tmp_path / "config.toml"
     path.write_text(text)
@@ -326,7 +319,7 @@ def test_a_touch_anywhere_answers_still_there(ui: Any, monkeypatch: pytest.Monke
     """Review finding 9: "Still there?" says any touch counts, but only its button did."""
     from kivy.tests.common import UnitTestTouch
 
-    from tests.test_exhibit_loop import exhibit_app, run
+    from tests.exhibit_support import exhibit_app, run
     from tests.ui_support import frames, tap
 
     app = exhibit_app(ui, monkeypatch)

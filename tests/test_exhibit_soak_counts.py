@@ -19,8 +19,8 @@ import pytest
 from app import memory
 from app.paths import default_database
 from app.store import GameStore
+from tests.exhibit_support import exhibit_config, run
 from tests.fakes import FakeClock
-from tests.test_exhibit_loop import exhibit_config, run
 from tests.ui_support import UI, frames
 
 pytestmark = pytest.mark.ui

@@ -9,18 +9,9 @@ import pytest
 from app.config import Config
 from app.store import GameStore
 from tests.fakes import FakeClock
-from tests.ui_support import find, frames, frames_until, tap, walk
+from tests.ui_support import find, frames, frames_until, open_modal, tap, tap_hole, walk
 
 pytestmark = pytest.mark.ui
-
-
-def tap_at(x: float, y: float) -> None:
-    from kivy.tests.common import UnitTestTouch
-
-    touch = UnitTestTouch(x, y)
-    touch.touch_down()
-    touch.touch_up()
-    frames(1)
 
 
 class Driver:
@@ -84,10 +75,7 @@ class Driver:
         self.think()
 
     def modal(self) -> Any:
-        from kivy.core.window import Window
-        from kivy.uix.modalview import ModalView
-
-        return next(w for w in Window.children if isinstance(w, ModalView))
+        return open_modal()
 
     def type_card(self, card: int) -> None:
         modal = self.modal()
@@ -112,9 +100,7 @@ class Driver:
         self.type_card(50)
 
     def tap_hole(self, hole: int) -> None:
-        board = self.screen.board
-        x, y, size = board.hole_rect(hole)
-        tap_at(*board.to_window(x + size / 2, y + size / 2))
+        tap_hole(self.screen.board, hole)
 
     def stored(self) -> list[dict[str, Any]]:
         return list(self.store.load(self.screen.game.id).actions)
@@ -294,7 +280,7 @@ def test_a_computer_opponent_deals_on_screen_and_a_person_places_its_peg(ui: Any
 
 
 def test_resume_offers_the_unfinished_game_and_checks_the_board(ui: Any) -> None:
-    from app.board99_game import Board99Game, TableSetup
+    from app.games.board99.game import Board99Game, TableSetup
     from app.paths import default_database
     from rules import board99 as rules
 
@@ -324,7 +310,7 @@ def test_resume_offers_the_unfinished_game_and_checks_the_board(ui: Any) -> None
 def test_turn_leds_follow_the_game_and_a_physical_draw_button_announces_a_draw(ui: Any) -> None:
     """[outputs] on gpiozero's mock pins: the game screen drives the LEDs and hears the buttons."""
     from app.paths import default_database
-    from app.table_outputs import EXTRAS_KEY
+    from app.referee.outputs import EXTRAS_KEY
     from app.ui.shell import Table99App
 
     config = Config(outputs={"mock": True, "turn_leds": [17, 27], "draw_button": 5, "play_button": 6})
@@ -455,7 +441,7 @@ def test_5of99_at_a_real_table_a_dead_hand_is_typed_in_checked_and_puts_the_play
     """Squares 50..99 are full (with cards 0..49), so every card left is dead. The player to move
     shows a hand: a wrong card is named on screen and nothing changes; the true hand puts them out and
     the other player wins."""
-    from app.board99_game import Board99Game, TableSetup
+    from app.games.board99.game import Board99Game, TableSetup
     from app.paths import default_database
     from rules import board99 as rules
     from tests.test_board99_support import fill_squares_50_up

@@ -14,8 +14,8 @@ import pytest
 
 from app.paths import default_database
 from app.store import GameStore
+from tests.exhibit_support import exhibit_app, exhibit_config, run
 from tests.fakes import FakeClock
-from tests.test_exhibit_loop import exhibit_config, run
 from tests.ui_support import UI, frames, tap
 
 pytestmark = pytest.mark.ui
@@ -24,13 +24,7 @@ pytestmark = pytest.mark.ui
 @pytest.fixture
 def real_exhibit(ui: UI) -> Iterator[Any]:
     """The shell's exhibit hook with the real visitor and staff screens, on a fake clock."""
-    from app.ui.shell import Table99App
-
-    app = Table99App(config=exhibit_config(), store=GameStore(default_database()))
-    app.exhibit_clock = FakeClock()
-    app.exhibit_autotick = False
-    ui.show(app.build())
-    app.exhibit_controller.start(ui.window)
+    app = exhibit_app(ui)
     visitor = app.exhibit_controller.visitor
     visitor.computer_pace = 0.0
     visitor.clock = FakeClock()  # the stability window of the visitor's board, stepped by the test
@@ -212,17 +206,12 @@ def test_pegs_moved_on_a_real_board_keep_still_there_away(ui: UI) -> None:
     The same pegs read again (a sensor board's rescan) are not a move."""
     from dataclasses import replace
 
-    from app.ui.shell import Table99App
     from tests.test_ui_exhibit_visitor import RealBoard
 
     real = RealBoard()
-    app = Table99App(config=replace(exhibit_config(), board_source="gpio"),
-                     store=GameStore(default_database()), make_source=real.make_source)
-    app.exhibit_clock = clock = FakeClock()
-    app.exhibit_autotick = False
-    ui.show(app.build())
+    app = exhibit_app(ui, config=replace(exhibit_config(), board_source="gpio"), make_source=real.make_source)
+    clock = app.exhibit_clock
     controller = app.exhibit_controller
-    controller.start(ui.window)
     try:
         visitor = controller.visitor
         run(app, 5)
@@ -265,7 +254,7 @@ def test_leave_exhibitor_mode_from_the_real_staff_screen_gives_a_working_family_
     from app import i18n
     from app.i18n import tr
     from app.ui.shell import Table99App
-    from tests.test_exhibit_loop import PIN
+    from tests.exhibit_support import PIN
     from tests.ui_support import find, walk
 
     app = Table99App(config=exhibit_config(language="de"), store=GameStore(default_database()))

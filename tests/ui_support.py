@@ -53,6 +53,30 @@ def tap(widget: Any) -> None:
     frames(1)
 
 
+def tap_at(x: float, y: float) -> None:
+    """Touch down and up at a point in window coordinates."""
+    from kivy.tests.common import UnitTestTouch
+
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+    frames(1)
+
+
+def tap_hole(board: Any, hole: int) -> None:
+    """Tap the middle of a hole of a board view (``hole_rect``), as a finger on the screen's board."""
+    x, y, size = board.hole_rect(hole)
+    tap_at(*board.to_window(x + size / 2, y + size / 2))
+
+
+def open_modal() -> Any:
+    """The pad or dialog open on top of the window (a ModalView)."""
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    return next(w for w in Window.children if isinstance(w, ModalView))
+
+
 def walk(widget: Any) -> Iterator[Any]:
     yield widget
     for child in getattr(widget, "children", []):
