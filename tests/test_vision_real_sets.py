@@ -60,7 +60,8 @@ def _cached(name: str) -> Path:
 
 def test_the_gomrade_webcam_set_reads_as_measured() -> None:
     """A pale 19x19 board under room light, seen obliquely by a webcam (out of sample): every
-    calibration is accepted, no point is read wrong with confidence, at most 10 of 39,710 unsure."""
+    calibration is accepted, no point is read wrong with confidence, at most 4 of 39,710 unsure
+    (with the corners as Gomrade clicked them, 0.2 pitch off the lines, it was 10)."""
     folder = _cached("gomrade_seq")
     labels = SETS.parent / "gomrade_seq.textproto"
     runs, left = leave_one_out(folder, labels=labels)
@@ -70,5 +71,5 @@ def test_the_gomrade_webcam_set_reads_as_measured() -> None:
     assert figures.wrong == 0, [
         (r.photo, x.name, x.score.wrong) for r in runs for x in r.results if x.score.wrong
     ]
-    assert figures.unsure <= 10
+    assert figures.unsure <= 4
     assert len(figures.meeting) == 12
