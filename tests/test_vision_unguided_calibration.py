@@ -114,3 +114,22 @@ def test_a_few_hot_spots_learnt_with_many_black_stones_do_not_make_white_look_bl
     profile, used = learn_colour(profile, "W", "white", [white_shot])
     assert set(white_holes) <= set(used)
     assert [c.letter for c in profile.colours] == ["B", "W"]
+
+
+def test_a_hole_read_empty_far_beyond_the_picture_s_own_empty_holes_is_flagged() -> None:
+    """``beyond_picture_empty`` (failure point 3): the bound is 1.5 times the 99th percentile of
+    the distances of the holes read empty, at least one spread; pieces are not judged by it."""
+    from vision.classify import beyond_picture_empty
+
+    rng = np.random.default_rng(3)
+    distance = np.abs(rng.normal(0.2, 0.15, HOLES))
+    distance[[5, 6]] = [1.6, 0.9]  # a washed-out piece; an ordinary outlier within one spread
+    read_empty = np.ones(HOLES, dtype=bool)
+    read_empty[7] = False
+    distance[7] = 9.0  # a piece read as its colour: not judged here
+    flagged = np.flatnonzero(beyond_picture_empty(distance, read_empty)).tolist()
+    assert flagged == [5]
+    quiet = np.full(HOLES, 0.05)
+    quiet[9] = 0.5  # a picture whose empty holes are all tight: within one spread is still empty
+    assert not beyond_picture_empty(quiet, np.ones(HOLES, dtype=bool)).any()
+    assert not beyond_picture_empty(distance[:15], read_empty[:15]).any()  # too few to judge by
