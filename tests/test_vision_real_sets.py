@@ -73,3 +73,33 @@ def test_the_gomrade_webcam_set_reads_as_measured() -> None:
     ]
     assert figures.unsure <= 4
     assert len(figures.meeting) == 12
+
+
+def test_fetching_copies_a_listed_photo_and_refuses_one_whose_bytes_differ(tmp_path: Path) -> None:
+    """``fetch_real_photos.fetch`` reads the photo at the listed commit of a local clone and
+    checks its SHA-256: a changed file is refused in one line naming it."""
+    import hashlib
+    import subprocess
+
+    from benchmarks.fetch_real_photos import fetch
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "a.jpg").write_bytes(b"not really a jpeg")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "a.jpg"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "a"], check=True)
+    commit = subprocess.run(
+        [*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    digest = hashlib.sha256(b"not really a jpeg").hexdigest()
+    entry = {"name": "t", "commit": commit, "files": {"1.jpg": {"path": "a.jpg", "sha256": digest}}}
+    assert fetch(entry, repo / ".git", tmp_path / "cache") == 1
+    assert (tmp_path / "cache" / "t" / "1.jpg").read_bytes() == b"not really a jpeg"
+    entry["files"] = {"1.jpg": {"path": "a.jpg", "sha256": "0" * 64}}
+    with pytest.raises(SystemExit, match=r"a.jpg: SHA-256 [0-9a-f]{64} is not the listed 0{64}"):
+        fetch(entry, repo / ".git", tmp_path / "cache")
+    entry["files"] = {"1.jpg": {"path": "missing.jpg", "sha256": digest}}
+    with pytest.raises(SystemExit, match=r"cannot read missing\.jpg at"):
+        fetch(entry, repo / ".git", tmp_path / "cache")
