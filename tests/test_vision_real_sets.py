@@ -103,3 +103,39 @@ def test_fetching_copies_a_listed_photo_and_refuses_one_whose_bytes_differ(tmp_p
     entry["files"] = {"1.jpg": {"path": "missing.jpg", "sha256": digest}}
     with pytest.raises(SystemExit, match=r"cannot read missing\.jpg at"):
         fetch(entry, repo / ".git", tmp_path / "cache")
+
+
+@pytest.mark.parametrize("target", [4.4, 5.0, 5.6])
+def test_pieces_made_faint_on_a_real_photo_s_empty_points_are_found(target: float) -> None:
+    """Failure point 1 on real empty points: each calibration photo of gomrade_seq, its stones'
+    features pulled toward empty until they lie ``target`` spreads from it (as white stones on
+    pale wood and black discs on dark felt do, 4.4-6.0), against the photo's own empty points
+    (their tails reach 3-5 spreads). The unguided learner finds exactly those stones; with only
+    PEG_FOUND (the code before) it found none. (On gobonline's crowded stones_overhead, whose
+    empty tails reach 5.1, it does not: docs/vision.md, Limits.)"""
+    import numpy as np
+
+    from benchmarks.vision_real_photos import _image
+    from vision.calibration import learn_empty, new_pegs
+    from vision.profile import BoardProfile
+    from vision.reader import read_image
+
+    folder = _cached("gomrade_seq")
+    for name, truth in load_truths(folder, SETS.parent / "gomrade_seq.textproto").items():
+        letters = np.array(truth.letters)
+        if not {"B", "W"} <= set(truth.letters):
+            continue
+        profile = BoardProfile(rows=19, cols=19)
+        features = read_image(_image(folder, name), profile, corners=list(truth.corners)).features
+        assert features is not None
+        profile = learn_empty(profile, [features[letters == "."]])
+        assert profile.empty is not None
+        mean, spread = np.asarray(profile.empty.mean), np.asarray(profile.empty.spread)
+        for colour in "WB":
+            faint = features.copy()
+            for hole in np.flatnonzero(letters == colour):
+                z = np.abs(faint[hole] - mean) / spread
+                faint[hole] = mean + (faint[hole] - mean) * target / z.max()
+            shown = np.flatnonzero((letters == ".") | (letters == colour))
+            want = np.flatnonzero(letters[shown] == colour).tolist()
+            assert new_pegs(faint[shown], profile.empty) == want, (name, colour)
