@@ -69,3 +69,15 @@ def test_grid_error_is_in_pitches_of_the_true_grid() -> None:
     moved = [(x + 0.5 * pitch, y) for x, y in TRUE]
     assert grid_error(moved, TRUE, 19, 19) == pytest.approx(0.5, abs=0.05)
     assert len(hole_grid_points(19, 19)) == 361
+
+
+@pytest.mark.parametrize(("du", "dv"), [(0, 1), (1, 0), (-1, 0), (0, -1), (1, 1)])
+def test_taps_a_whole_line_off_are_moved_back_by_the_board_s_outer_lines(du: int, dv: int) -> None:
+    """Every intersection of a grid one line off still finds a line; the outer lines tell: the
+    grid's last line has bare board where it should be printed, the one beyond its first is
+    printed. (Without this check the refined grid stayed one line off.)"""
+    h = homography_from_corners(TRUE, 19, 19)
+    off = project(h, np.array([[du, dv], [18 + du, dv], [18 + du, 18 + dv], [du, 18 + dv]], dtype=np.float64))
+    taps = [(float(x), float(y)) for x, y in off]
+    assert grid_error(taps, TRUE, 19, 19) > 1.0
+    assert grid_error(refine_corners(go_board(seed=3), taps, 19, 19), TRUE, 19, 19) < 0.1
