@@ -1,7 +1,7 @@
 """The learned piece test (``vision/patches.py``) against the rule-based reader, set by set.
 
-    .venv/bin/python benchmarks/vision_learned.py [--renders 60] [--seed 30] [--save PATH]
-        [--hi 0.9] [--lo 0.1]
+    .venv/bin/python benchmarks/vision_learned.py [--renders 60] [--go-renders 0] [--seed 30]
+        [--save PATH] [--hi 0.9] [--lo 0.1] [--doubt 0.5]
 
 Leave one set out: for each real set of ``benchmarks/real_photos/sets.json`` that is here, a
 model is trained on renders (``tests/render_board.random_scene``: pose, lamps, glare, sun,
@@ -77,6 +77,25 @@ def render_patches(count: int, seed: int) -> tuple[NDArray[np.float64], NDArray[
         samples = sampler.sample(render(scene), h)
         feats.append(patch_features(samples.warped, samples.gaps, 10, 10))
         occupied.append(np.array([letter != "." for letter in truth_letters(scene)]))
+    return np.concatenate(feats), np.concatenate(occupied)
+
+
+def go_render_patches(count: int, seed: int) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """Patches of ``count`` Go boards drawn at random (``benchmarks/go_render.py``)."""
+    import numpy as np
+
+    from benchmarks.go_render import draw
+    from vision.patches import patch_features
+    from vision.sampling import Sampler, homography_from_corners
+
+    rng = np.random.default_rng(seed)
+    feats, occupied = [], []
+    sampler = Sampler(19, 19)
+    for _ in range(count):
+        image, corners, letters = draw(rng)
+        samples = sampler.sample(image, homography_from_corners(corners, 19, 19))
+        feats.append(patch_features(samples.warped, samples.gaps, 19, 19))
+        occupied.append(np.array([letter != "." for letter in letters]))
     return np.concatenate(feats), np.concatenate(occupied)
 
 
@@ -180,6 +199,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--renders", type=int, default=60, help="rendered pictures to train on")
     parser.add_argument("--seed", type=int, default=30, help="the renders' seed")
+    parser.add_argument("--go-renders", type=int, default=0, help="Go boards drawn at random to train on")
     parser.add_argument("--hi", type=float, default=0.9)
     parser.add_argument("--lo", type=float, default=0.1)
     parser.add_argument("--doubt", type=float, default=0.5, help="rule-based empty made unsure from here")
@@ -188,6 +208,9 @@ def main() -> int:
     args = parser.parse_args()
     found, missing = available_sets(args.shared, cache_dir())
     renders = render_patches(args.renders, args.seed)
+    if args.go_renders:
+        go = go_render_patches(args.go_renders, args.seed + 1)
+        renders = (np.concatenate([renders[0], go[0]]), np.concatenate([renders[1], go[1]]))
     real = {}
     for entry, folder, labels in found:
         truths = load_truths(folder, labels)
@@ -199,7 +222,10 @@ def main() -> int:
         model = train([renders] + [(f, o) for other, (_d, _l, f, o) in real.items() if other != name])
         for key, figures in measure_set(name, folder, labels, model, args.hi, args.lo, args.doubt).items():
             tables[key].append(figures)
-    print(f"LEARNED piece test alone (trained on {args.renders} renders + the other sets; never this set):")
+    print(
+        f"LEARNED piece test alone (trained on {args.renders} peg-board renders, {args.go_renders} Go-board "
+        "renders and the other sets; never this set):"
+    )
     print_sets(tables["learned"], missing)
     print(f"RULE-BASED reader DOUBTED by the learned test (empty: p >= {args.doubt}; piece: p <= {args.lo}):")
     print_sets(tables["doubted"], [])
