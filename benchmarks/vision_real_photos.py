@@ -2,6 +2,11 @@
 
     .venv/bin/python benchmarks/vision_real_photos.py [--shared ../shared] [--calibrate PHOTO] [--details]
         [--quartiles]
+    .venv/bin/python benchmarks/vision_real_photos.py --sets [--cache DIR]
+
+``--sets``: the same, per set, for every set listed in ``benchmarks/real_photos/sets.json``
+whose photos are here (gobonline from ``../shared``, the others from the cache that
+``benchmarks/fetch_real_photos.py`` fills), with the figures of issue 30's goal table.
 
 By default every photo that can calibrate (its ground truth shows every stone colour of the set:
 a calibration needs one peg of each player) calibrates in turn and the other six photos are read
@@ -74,8 +79,9 @@ class Calibration:
         return sum(len(r.score.unsure) for r in self.results)
 
 
-def load_truths(folder: Path) -> dict[str, GroundTruth]:
-    truths = parse_textproto((folder / "test_images.textproto").read_text(encoding="utf-8"))
+def load_truths(folder: Path, labels: Path | None = None) -> dict[str, GroundTruth]:
+    """The photos' ground truths: ``labels`` (a textproto) or the folder's ``test_images.textproto``."""
+    truths = parse_textproto((labels or folder / "test_images.textproto").read_text(encoding="utf-8"))
     return {Path(t.file_name).name: t for t in truths}
 
 
@@ -158,10 +164,10 @@ def run(folder: Path, calibration_photo: str = CALIBRATION_PHOTO) -> tuple[list[
 
 
 def leave_one_out(
-    folder: Path, labelled: bool = False, quartiles: bool = False
+    folder: Path, labelled: bool = False, quartiles: bool = False, labels: Path | None = None
 ) -> tuple[list[Calibration], list[str]]:
     """Every photo that can calibrate does so in turn; returns the runs and the photos left out."""
-    truths = load_truths(folder)
+    truths = load_truths(folder, labels)
     colours = {letter for t in truths.values() for letter in t.letters} - {"."}
     usable = [name for name, t in truths.items() if can_calibrate(t, colours)]
     left_out = [name for name in truths if name not in usable]
@@ -211,6 +217,121 @@ def locate_by_stickers(folder: Path) -> list[tuple[str, dict[str, float | None]]
             errors[name] = float(miss.max() / (pitch / (cols_n - 1)))
         rows.append((source, errors))
     return rows
+
+
+@dataclass
+class SetFigures:
+    """One set's figures in the terms of issue 30's goal table.
+
+    A photo *meets the goal* when every accepted calibration of its set read it with no more than
+    0.05 % of its points wrong with confidence and no more than 1 % unsure (on a 19x19 board: none
+    wrong, at most three unsure); a photo no accepted calibration read does not."""
+
+    name: str
+    usable: int  # photos showing every colour (each calibrates in turn)
+    accepted: int  # of those, calibrations the app's own learner accepted
+    total: int  # points read by the accepted calibrations
+    correct: int
+    wrong: int  # read as another class with confidence
+    unsure: int
+    photos: int
+    meeting: list[str]
+
+
+def set_figures(name: str, runs: list[Calibration], photos: list[str]) -> SetFigures:
+    accepted = [run for run in runs if not run.refused]
+    meets: dict[str, bool] = {}
+    for run in accepted:
+        for r in run.results:
+            s = r.score
+            ok = len(s.wrong) <= 0.0005 * s.total and len(s.unsure) <= 0.01 * s.total
+            meets[r.name] = meets.get(r.name, True) and ok
+    return SetFigures(
+        name,
+        usable=len(runs),
+        accepted=len(accepted),
+        total=sum(run.total for run in accepted),
+        correct=sum(run.correct for run in accepted),
+        wrong=sum(run.wrong for run in accepted),
+        unsure=sum(run.unsure for run in accepted),
+        photos=len(photos),
+        meeting=sorted(p for p, ok in meets.items() if ok),
+    )
+
+
+def available_sets(shared: Path, cache: Path) -> tuple[list[tuple[dict[str, object], Path, Path]], list[str]]:
+    """The sets of ``benchmarks/real_photos/sets.json`` whose photos are here: (entry, photo
+    folder, labels file) each, and one line per set that is not (why, and how to get it)."""
+    from benchmarks.fetch_real_photos import SETS, load_sets
+
+    found, missing = [], []
+    sets = load_sets()["sets"]
+    assert isinstance(sets, list)
+    for entry in sets:
+        if entry.get("source") == "shared":
+            folder, labels = shared / str(entry["folder"]), shared / str(entry["labels"])
+        else:
+            folder, labels = cache / str(entry["name"]), SETS.parent / str(entry["labels"])
+        files = entry.get("files")
+        absent = not labels.is_file() or not folder.is_dir()
+        if isinstance(files, dict):
+            absent = absent or any(not (folder / f).is_file() for f in files)
+        if absent:
+            how = (
+                "../shared is absent"
+                if entry.get("source") == "shared"
+                else "run benchmarks/fetch_real_photos.py"
+            )
+            missing.append(f"{entry['name']}: photos not in {folder} ({how})")
+        else:
+            found.append((entry, folder, labels))
+    return found, missing
+
+
+def print_sets(figures: list[SetFigures], missing: list[str]) -> None:
+    print("per set (calibrate on each photo showing every colour, read the set's other photos):")
+    head = (
+        f"{'set':14s} {'calibration accepted':>21s} {'points right':>14s} {'wrong (conf.)':>18s} "
+        f"{'unsure':>16s} {'photos meeting goal':>20s}"
+    )
+    print(head)
+    rows = [*figures, _all(figures)] if len(figures) > 1 else figures
+    for f in rows:
+        t = max(f.total, 1)
+        print(
+            f"{f.name:14s} {f.accepted:>10d} of {f.usable:<8d} {100 * f.correct / t:13.2f}% "
+            f"{f.wrong:>6d} ({100 * f.wrong / t:5.2f}%) {f.unsure:>6d} ({100 * f.unsure / t:4.2f}%) "
+            f"{len(f.meeting):>10d} of {f.photos}"
+        )
+    print(
+        "goal (issue 30): calibration >= 95 %, right >= 99.9 %, wrong <= 0.05 %, unsure <= 1 %, every photo"
+    )
+    for line in missing:
+        print(f"NOT MEASURED: {line}")
+
+
+def _all(figures: list[SetFigures]) -> SetFigures:
+    return SetFigures(
+        "ALL",
+        sum(f.usable for f in figures),
+        sum(f.accepted for f in figures),
+        sum(f.total for f in figures),
+        sum(f.correct for f in figures),
+        sum(f.wrong for f in figures),
+        sum(f.unsure for f in figures),
+        sum(f.photos for f in figures),
+        [m for f in figures for m in f.meeting],
+    )
+
+
+def measure_sets(shared: Path, cache: Path) -> tuple[list[SetFigures], list[str]]:
+    """Leave-one-out on every set that is here; the figures per set, and the sets not measured."""
+    found, missing = available_sets(shared, cache)
+    figures = []
+    for entry, folder, labels in found:
+        runs, _left = leave_one_out(folder, labels=labels)
+        figures.append(set_figures(str(entry["name"]), runs, list(load_truths(folder, labels))))
+    return figures, missing
 
 
 def print_details(run: Calibration) -> None:
@@ -280,7 +401,18 @@ def main() -> int:
         action="store_true",
         help="sample quartiles (nine numbers) as the peg board's path does",
     )
+    parser.add_argument(
+        "--sets", action="store_true", help="every set of benchmarks/real_photos/sets.json that is here"
+    )
+    parser.add_argument(
+        "--cache", type=Path, default=None, help="the sets' photo cache (fetch_real_photos.py)"
+    )
     args = parser.parse_args()
+    if args.sets:
+        from benchmarks.fetch_real_photos import cache_dir
+
+        print_sets(*measure_sets(args.shared, args.cache or cache_dir()))
+        return 0
     folder = args.shared / "datasets" / "gobonline"
     if args.calibrate:
         one = read_others(folder, load_truths(folder), args.calibrate, args.labelled, args.quartiles)

@@ -22,11 +22,11 @@ from benchmarks.vision_real_photos import CALIBRATION_PHOTO, leave_one_out, run,
 MEASURED_WORST = {
     "empty_angled.jpeg": 352,  # 5 sunlit intersections clipped white, 1 streak of sun, corners off the grid
     "empty_overhead.jpeg": 354,  # 5 sunlit intersections clipped white, 1 streak, 2 under sticker paper
-    "few_stones_glare.jpg": 360,  # its white stone under glare reads empty
-    "few_stones_overhead.jpeg": 361,
+    "few_stones_glare.jpg": 359,  # its white stone under glare and a sunlit corner: unsure
+    "few_stones_overhead.jpeg": 360,  # one corner point beyond the photo's own empty holes: unsure
     "laser_empty_board.jpg": 361,  # its blue channel is nearly black (noise-widened spreads)
-    "laser_empty_board_2.jpg": 361,
-    "stones_overhead.jpg": 359,  # white stones side by side read (brighter than all their gaps)
+    "laser_empty_board_2.jpg": 360,  # one point beyond the photo's own empty holes: unsure
+    "stones_overhead.jpg": 358,  # white stones side by side read (brighter than all their gaps)
 }
 
 
@@ -50,14 +50,15 @@ def test_real_photos_are_read_as_well_as_measured(photos: Path) -> None:
     by_name = {r.name: r.score for r in results}
     total = sum(s.total for s in by_name.values())
     correct = sum(s.correct for s in by_name.values())
-    assert correct / total >= 0.992, f"{correct}/{total}"
-    for name in ("few_stones_overhead.jpeg", "laser_empty_board.jpg", "laser_empty_board_2.jpg"):
-        assert by_name[name].share == 1.0, (name, by_name[name].wrong, by_name[name].unsure)
+    assert correct / total >= 0.990, f"{correct}/{total}"
+    assert by_name["laser_empty_board.jpg"].share == 1.0
+    for name in ("few_stones_overhead.jpeg", "laser_empty_board_2.jpg", "few_stones_glare.jpg"):
+        assert by_name[name].wrong == [], (name, by_name[name].wrong)
     for name, score in by_name.items():
-        assert score.share >= 0.977, (name, score.wrong, score.unsure)
-    # every black stone is read; of the white ones only the one under glare is missed
+        assert score.share >= 0.975, (name, score.wrong, score.unsure)
+    # every stone is read but the white one under glare, which is unsure (it read empty before)
     stones = [(name, w) for name, s in by_name.items() for w in s.wrong + s.unsure if w[-1] in "BW"]
-    assert stones == [("few_stones_glare.jpg", (3, 3, ".", "W"))]
+    assert stones == [("few_stones_glare.jpg", (3, 3, "W"))]
 
 
 def test_no_photo_reads_worse_than_measured_from_any_accepted_calibration(loo) -> None:  # type: ignore[no-untyped-def]
@@ -114,10 +115,25 @@ def test_every_photo_with_both_colours_calibrates_in_turn(loo) -> None:  # type:
     accepted = [r for r in runs if not r.refused]
     assert [r.photo for r in accepted] == ["stones_overhead.jpg", "few_stones_overhead.jpeg"]
     for r in accepted:
-        assert r.share >= 0.991, (r.photo, r.correct, r.total)
+        assert r.share >= 0.989, (r.photo, r.correct, r.total)
         # sunlit empty intersections are unsure rather than read as white stones: of 2166
-        # intersections only two are read wrong (one sunlit streak, the white stone under glare)
-        assert r.wrong <= 2, (r.photo, [(x.name, x.score.wrong) for x in r.results if x.score.wrong])
+        # intersections one is read wrong (a sunlit streak; the white stone under glare is unsure)
+        assert r.wrong <= 1, (r.photo, [(x.name, x.score.wrong) for x in r.results if x.score.wrong])
         # no accepted calibration misses a black stone anywhere
         missed = [(x.name, w) for x in r.results for w in x.score.wrong + x.score.unsure if w[-1] == "B"]
         assert missed == [], (r.photo, missed)
+
+
+def test_a_white_stone_washed_out_by_glare_is_unsure_never_empty(loo) -> None:  # type: ignore[no-untyped-def]
+    """Issue 30, failure point 3: ``few_stones_glare``'s white stone lies under a lamp's hot spot,
+    nearer to empty than to white, and was read empty with confidence from both accepted
+    calibrations. It lies 1.6 spreads from empty where 99 % of that photo's empty points lie
+    within 0.7: judged against the photo's own empty points it is unsure
+    (``classify.beyond_picture_empty``). Fails on the code before (read ``.``)."""
+    runs, _ = loo
+    for r in runs:
+        if r.refused:
+            continue
+        glare = next(x.score for x in r.results if x.name == "few_stones_glare.jpg")
+        assert (3, 3, "W") in glare.unsure, (r.photo, glare.wrong, glare.unsure)
+        assert glare.wrong == [], (r.photo, glare.wrong)

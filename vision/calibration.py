@@ -16,10 +16,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from vision.classify import find_pegs, learn_model
+from vision.classify import learn_model
 from vision.profile import EMPTY, BoardProfile, ColourModel, ProfileError
 
 PEG_FOUND = 6.0  # spreads from "empty" in one channel: the unguided learner takes such a hole as a peg
+# A peg close to the board's colour (white stones on pale wood, black discs on dark green felt:
+# 4.4-6.0 spreads on real photos) is taken when nothing is that clear but a few holes stand apart
+# from the rest of the picture: at least PEG_FAINT spreads, PEG_APART times as far as the farthest
+# hole left as empty, all differing from the board in the same direction, at most PEG_FEW of the
+# holes (a patch of light moves many holes together; a player places a few pegs)
+PEG_FAINT = 4.0
+PEG_APART = 1.25
+PEG_FEW = 0.15
+# Examples farther than this from the examples' median (robust spreads, in any one channel) are
+# no peg of the colour: a hole half covered by a neighbour's leaning stone, or darkened by its
+# shadow, passes PEG_FOUND too, and with the mean and standard deviation of all examples one such
+# hole made black so wide on a crowded 19x19 that white "looked like" black and was refused
+KEEP_WITHIN = 4.0
+TRIM_FROM = 8  # examples at least, to judge them by their majority (a few stones of one colour
+# differ more among themselves, lit and shaded, than their median absolute deviation says)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -74,7 +89,7 @@ def learn_colour(
     like: list[str] = []
     for features in shots:
         letters = known.classify(features).letters if known is not None else None
-        for hole in find_pegs(features, profile.empty, PEG_FOUND):
+        for hole in new_pegs(features, profile.empty):
             if letters is not None and letters[hole] in {c.letter for c in others}:
                 like.append(next(c.name for c in others if c.letter == letters[hole]))
                 continue
@@ -88,13 +103,72 @@ def learn_colour(
         raise ProfileError(
             "calibration",
             f"no peg of colour {name!r} was seen: the hole most unlike the empty board is only "
-            f"{nearest:.1f} spreads from it ({PEG_FOUND:g} needed). A peg under glare, or in light "
+            f"{nearest:.1f} spreads from it ({PEG_FOUND:g} needed, or {PEG_FAINT:g} standing clearly apart "
+            "from the other holes). A peg under glare, or in light "
             "that makes it look like the board, is not seen: place one where no glare or sun falls "
             "on it, or light the board evenly, and try again",
         )
-    model = learn_model(letter, name, np.array(examples))
+    model = learn_model(letter, name, typical_examples(np.array(examples)))
     colours = [*others, model]
     return profile.with_models(profile.empty, colours), sorted(set(used))
+
+
+def new_pegs(features: NDArray[np.float64], empty: ColourModel) -> list[int]:
+    """The holes of one picture where a peg was just placed, judged against "empty".
+
+    Holes more than :data:`PEG_FOUND` spreads off in one channel are pegs, as before. When none
+    is, a peg whose colour is close to the board's may still stand apart from the picture's
+    empty holes: the holes beyond :data:`PEG_FAINT` are split where the distance falls most
+    steeply (the largest ratio between neighbours in distance order), and the split counts
+    when the faint group is :data:`PEG_APART` times as far as the farthest hole below it, is
+    few (:data:`PEG_FEW` of the holes) and differs from the board in one direction (all
+    brighter or all darker in their most different channel). Noise in an empty picture falls
+    off smoothly and fails the ratio; a lamp's patch moves too many holes to be "a few pegs".
+    """
+    import numpy as np
+
+    if len(features) == 0:
+        return []
+    diff = (features - np.asarray(empty.mean)[None, :]) / np.asarray(empty.spread)[None, :]
+    z = np.abs(diff).max(axis=1)
+    clear = np.flatnonzero(z > PEG_FOUND)
+    if len(clear):
+        return [int(i) for i in clear]
+    order = np.argsort(-z, kind="stable")
+    ranked = z[order]
+    faint = int((ranked > PEG_FAINT).sum())
+    if faint == 0 or faint >= len(ranked) or faint > PEG_FEW * len(ranked):
+        return []
+    ratios = ranked[:faint] / np.maximum(ranked[1 : faint + 1], 1e-9)
+    split = int(ratios.argmax()) + 1
+    if ratios[split - 1] < PEG_APART:
+        return []
+    chosen = order[:split]
+    signs = np.sign(diff[chosen, np.abs(diff[chosen]).argmax(axis=1)])
+    if len(set(signs.tolist())) > 1:
+        return []
+    return sorted(int(i) for i in chosen)
+
+
+def typical_examples(examples: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The examples of one colour without those far from the rest (:data:`KEEP_WITHIN`).
+
+    The centre is the examples' median and the scale their median absolute deviation (never
+    below :data:`~vision.classify.SPREAD_FLOOR`), so a minority of wrong examples moves
+    neither; with fewer than :data:`TRIM_FROM` examples, or when more than half would go, all
+    are kept (there is no majority to judge them by: on a webcam's 19x19, two of five black
+    stones in shade were "far" from three lit ones and the shaded stones read unsure)."""
+    import numpy as np
+
+    from vision.classify import floors
+
+    if len(examples) < TRIM_FROM:
+        return examples
+    centre = np.median(examples, axis=0)
+    mad = 1.4826 * np.median(np.abs(examples - centre), axis=0)
+    scale = np.maximum(mad, floors(examples.shape[1]))
+    keep = (np.abs(examples - centre) / scale).max(axis=1) <= KEEP_WITHIN
+    return examples[keep] if keep.sum() * 2 > len(examples) else examples
 
 
 def _most_unlike_empty(features: NDArray[np.float64], empty: ColourModel) -> float:

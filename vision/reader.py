@@ -24,6 +24,7 @@ from vision.classify import (
     Classified,
     Classifier,
     GapWatch,
+    beyond_picture_empty,
     brighter_than_own_gaps,
     glare_features,
     glint_free,
@@ -34,7 +35,7 @@ from vision.classify import (
     paper_over_board,
 )
 from vision.markers import MarkerFinder, image_from_grid, median_colour, paper_by_sticker
-from vision.profile import UNSURE, BoardProfile, ProfileError
+from vision.profile import EMPTY, UNSURE, BoardProfile, ProfileError
 from vision.sampling import Sampler, Samples, homography_from_corners
 from vision.stability import Stabiliser
 
@@ -188,6 +189,11 @@ class BoardReader:
         doubtful = np.array([UNSURE not in (a, b) and a != b for a, b in pairs], dtype=np.bool_)
         if medians:  # ... but not a hole brighter than all its own gaps: no patch of light explains it
             doubtful &= ~brighter_than_own_gaps(samples.holes, samples.gaps, rows, cols)
+            # ... and a hole read empty far beyond this picture's own empty holes is unknown
+            # (a white stone washed out by a lamp's hot spot; issue 30, failure point 3)
+            read_empty = np.array([letter == EMPTY for letter in result.letters], dtype=np.bool_)
+            distance = self.classifier.distances_and_worst(features, noise)[0][:, 0]
+            doubtful |= beyond_picture_empty(distance, read_empty)
         # a hole the reading of which changes when a lamp's reflection is taken out is unsure: a
         # reflection must never turn an empty hole into a peg (nor a pale peg into an empty hole).
         # Quartile profiles only (the peg board's guided calibration): on the Go photos (medians,

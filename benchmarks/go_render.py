@@ -1,0 +1,105 @@
+"""Go boards drawn at random, for training the learned piece test (``vision/patches.py``).
+
+The peg board's renderers (``tests/render_board.py``, ``benchmarks/unseen_board.py``) draw holes;
+the real sets are Go boards (printed lines, stones standing on the points). This draws the
+latter with heavy randomisation: board wood from pale to dark yellow, line darkness and width,
+black and white stones with a soft highlight, a shadow and a lift toward the camera (thick
+stones seen at an angle), perspective, a light gradient, a sharp-edged patch of sun (sometimes
+clipping), a lamp's glare, blur, noise and JPEG. Each call returns the picture, the four outer
+grid points (TL, TR, BR, BL, pixels) and the letters per point (``.``, ``B``, ``W``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def draw(rng: np.random.Generator, size: int = 19) -> tuple[np.ndarray, list[tuple[float, float]], list[str]]:
+    import cv2
+    import numpy as np
+
+    from vision.sampling import homography_from_corners, project
+
+    w, h = 1280, 960
+    # the grid's corners: a quadrilateral filling most of the picture, seen at some angle
+    cx, cy, half = w / 2 + rng.uniform(-60, 60), h / 2 + rng.uniform(-40, 40), rng.uniform(300, 420)
+    top = half * rng.uniform(0.7, 1.0)  # the far side looks shorter
+    corners = [
+        (cx - top + rng.uniform(-20, 20), cy - half * 0.9 + rng.uniform(-20, 20)),
+        (cx + top + rng.uniform(-20, 20), cy - half * 0.9 + rng.uniform(-20, 20)),
+        (cx + half + rng.uniform(-20, 20), cy + half * 0.9 + rng.uniform(-20, 20)),
+        (cx - half + rng.uniform(-20, 20), cy + half * 0.9 + rng.uniform(-20, 20)),
+    ]
+    hm = homography_from_corners(corners, size, size)
+    img = np.zeros((h, w, 3), np.float32)
+    img[:] = rng.uniform(30, 200, 3)  # the table
+    wood = np.array([rng.uniform(60, 150), rng.uniform(130, 200), rng.uniform(170, 235)], np.float32)
+    outline = project(
+        hm, np.array([[-0.7, -0.7], [size - 0.3, -0.7], [size - 0.3, size - 0.3], [-0.7, size - 0.3]])
+    )
+    cv2.fillConvexPoly(img, outline.astype(np.int32), wood.tolist())
+    grain = cv2.GaussianBlur(rng.normal(0, 1, (h // 8, w // 8)).astype(np.float32), (0, 0), 1.5)
+    img *= 1 + 0.06 * cv2.resize(grain, (w, h))[:, :, None]
+    ink = wood * rng.uniform(0.15, 0.6)
+    width = int(rng.integers(1, 3))
+    for k in range(size):
+        for a, b in (((k, 0), (k, size - 1)), ((0, k), (size - 1, k))):
+            p, q = project(hm, np.array([a, b], dtype=np.float64))
+            cv2.line(
+                img, (round(p[0]), round(p[1])), (round(q[0]), round(q[1])), ink.tolist(), width, cv2.LINE_AA
+            )
+    letters = ["."] * (size * size)
+    pitch = float(np.linalg.norm(np.subtract(corners[1], corners[0]))) / (size - 1)
+    radius = pitch * rng.uniform(0.42, 0.49)
+    lift = rng.uniform(0.0, 0.35)  # pitches toward the top of the picture
+    count = int(rng.integers(0, 120))
+    for point in rng.choice(size * size, size=count, replace=False):
+        letters[int(point)] = "B" if rng.random() < 0.5 else "W"
+    for point in np.flatnonzero(np.array(letters) != "."):
+        x, y = project(hm, np.array([[point % size, point // size - lift]], dtype=np.float64))[0]
+        cv2.ellipse(
+            img,
+            (round(x + 0.15 * radius), round(y + 0.35 * radius)),
+            (round(radius), round(radius * 0.8)),
+            0,
+            0,
+            360,
+            (wood * 0.55).tolist(),
+            -1,
+            cv2.LINE_AA,
+        )
+    for point in np.flatnonzero(np.array(letters) != "."):
+        x, y = project(hm, np.array([[point % size, point // size - lift]], dtype=np.float64))[0]
+        base = rng.uniform(15, 45) if letters[point] == "B" else rng.uniform(200, 245)
+        tint = np.array([base * rng.uniform(0.97, 1.06), base, base * rng.uniform(0.94, 1.02)])
+        cv2.circle(img, (round(x), round(y)), round(radius), tint.tolist(), -1, cv2.LINE_AA)
+        spot = (round(x - radius * 0.3), round(y - radius * 0.3))
+        cv2.circle(
+            img, spot, max(1, round(radius * 0.25)), (tint + rng.uniform(10, 60)).tolist(), -1, cv2.LINE_AA
+        )
+    # light: level, gradient, a warm or cool cast, a patch of sun, a lamp's glare
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = ((xx - w / 2) * np.cos(angle) + (yy - h / 2) * np.sin(angle)) / w
+    light = rng.uniform(0.6, 1.25) * (1 + rng.uniform(0, 0.8) * ramp)
+    img *= light[:, :, None] * np.array([rng.uniform(0.8, 1.1), 1.0, rng.uniform(0.9, 1.2)], np.float32)
+    if rng.random() < 0.3:
+        sun = np.zeros((h, w), np.float32)
+        pts = np.array([[rng.uniform(0, w), rng.uniform(0, h)] for _ in range(4)], np.int32)
+        cv2.fillConvexPoly(sun, cv2.convexHull(pts), 1.0)
+        img *= 1 + rng.uniform(0.3, 1.2) * cv2.GaussianBlur(sun, (0, 0), 2)[:, :, None]
+    if rng.random() < 0.4:
+        gx, gy, sigma = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(40, 160)
+        blob = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sigma**2))
+        img += (rng.uniform(40, 160) * blob)[:, :, None]
+    if rng.random() < 0.6:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.6))
+    img += rng.normal(0, rng.uniform(0, 6), img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.7:
+        _ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])
+        out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return out, corners, letters
