@@ -12,7 +12,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from app.config import Config, ConfigError
+from app.config import Config, ConfigError, check_source_options, default_config_path, load_config_or_default
 from hardware.board_source import BoardSource
 
 FACTORIES: dict[str, str] = {
@@ -34,3 +34,19 @@ def make_source(config: Config, kind: str | None = None) -> BoardSource:
     options: Mapping[str, Any] = config.options_for(kind)
     source: BoardSource = factory(options, config)
     return source
+
+
+def configured_size() -> tuple[int, int]:
+    """The picture size ``[board.camera]`` asks for (the defaults when the config has none or a
+    broken one: the table's start reports that; a command line tool just uses the camera).
+
+    ``table99 vision calibrate --camera`` and ``vision watch`` used 1280x960 whatever the config
+    said, so a profile learnt there could be for another picture size than the table's."""
+    config, _problem = load_config_or_default(default_config_path())
+    try:
+        values = check_source_options(config, "camera")
+    except ConfigError:
+        from app.source_factories.camera import SPEC
+
+        return SPEC["width"].default, SPEC["height"].default
+    return int(values["width"]), int(values["height"])

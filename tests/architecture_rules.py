@@ -37,12 +37,35 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     **{front: frozenset({"services", "games"}) for front in FRONT_ENDS},
     "commands": frozenset({"services", "games", *FRONT_ENDS}),
 }
-# The exhibitor loop shows the touchscreen's own screens to visitors, so it builds on them; the
-# touchscreen's shell is the one place that opens exhibitor mode. These are the only crossings.
+# The exhibitor loop shows the touchscreen's own screens to visitors, so it builds on them (these
+# modules and nothing else of the touchscreen); the touchscreen's shell is the one place that opens
+# exhibitor mode. An entry is (importer's room or module, imported module or package).
+EXHIBIT_BUILDS_ON = (
+    "app.ui", "app.ui.theme", "app.ui.widgets", "app.ui.context", "app.ui.web_join",
+    "app.ui.board99", "app.ui.board99.game_screen", "app.ui.board99.pads", "app.ui.board99.setup_screen",
+    "app.ui.board99.board_view", "app.ui.count99", "app.ui.count99.computer_screen", "app.ui.parlett",
+    "app.ui.parlett.totals_screen",
+)
 CROSSINGS: dict[tuple[str, str], str] = {
-    ("exhibit loop", "touchscreen"): "the loop shows the touchscreen's screens and widgets",
-    ("app.ui.shell", "exhibit loop"): "the shell opens exhibitor mode when the config asks for it",
+    **{("exhibit loop", module): "the loop shows the touchscreen's screens" for module in EXHIBIT_BUILDS_ON},
+    ("app.ui.shell", "app.ui.exhibit"): "the shell opens exhibitor mode when asked to",
+    ("app.ui.shell", "app.ui.exhibit.controller"): "the shell opens exhibitor mode when asked to",
+    ("app.ui.shell", "app.ui.exhibit.phone"): "the shell starts exhibitor mode's phone view",
 }
+# Modules that import a module whose name is made at run time (``importlib.import_module(name)``),
+# and what they may load that way: the graph gets these edges, and a dynamic import anywhere else
+# fails the test (a name made at run time must not hide a crossing or a cycle).
+DYNAMIC: dict[str, tuple[str, ...]] = {
+    "app.cli": ("app.commands",),  # each subcommand's module
+    "app.config": ("app.source_factories",),  # the chosen board's option SPEC
+    "app.sources": ("app.source_factories",),  # the chosen board's factory
+    "app.ui.home": ("app.ui.board99", "app.ui.parlett", "app.ui.count99"),  # context.GAMES
+    "app.ui.shell": ("app.ui.teach_board", "app.ui.camera_calibration", "app.ui.web_join"),
+    "app.web.launch": ("app.web.server", "app.web.follow"),  # aiohttp may be missing
+    "app.commands.play": ("app.terminal",),
+    "app.commands.replay": ("rules",),  # each game's replay (outside app/)
+}
+PACKAGES = ("app", "rules", "hardware", "vision", "firmware_bridge")  # checked for cycles and length
 LONG_MODULE = 500  # lines; a longer module says why in its docstring (see LONG_BECAUSE)
 LONG_BECAUSE = "Long because"
 
@@ -53,12 +76,20 @@ def room_of(module: str) -> str:
     return ROOMS[best]
 
 
+def crossing(importer: str, imported: str) -> tuple[str, str] | None:
+    """The CROSSINGS entry that lets ``importer`` import ``imported``, if any."""
+    for key in ((room_of(importer), imported), (importer, imported)):
+        if key in CROSSINGS:
+            return key
+    return None
+
+
 def allowed(importer: str, imported: str) -> bool:
     """Whether module ``importer`` may import module ``imported`` by the rooms' rules."""
     src, dst = room_of(importer), room_of(imported)
     if src == dst or dst in MAY_IMPORT[src]:
         return True
-    return (src, dst) in CROSSINGS or (importer, dst) in CROSSINGS
+    return crossing(importer, imported) is not None
 
 
 @dataclass(frozen=True)
@@ -85,7 +116,7 @@ def _runtime_imports(tree: ast.AST) -> list[ast.AST]:
     found: list[ast.AST] = []
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
             for child in node.orelse:
                 visit(child)
             return
@@ -95,6 +126,26 @@ def _runtime_imports(tree: ast.AST) -> list[ast.AST]:
             visit(child)
 
     visit(tree)
+    return found
+
+
+def _is_type_checking(test: ast.AST) -> bool:
+    """``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:`` exactly (not ``if not TYPE_CHECKING``)."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def dynamic_imports(package: str = "app", root: Path = ROOT) -> list[tuple[str, int]]:
+    """(module, line) of every import whose module name is made at run time: ``import_module`` or
+    ``__import__`` called with anything but a written string."""
+    found: list[tuple[str, int]] = []
+    for module, path in module_names(package, root).items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if not isinstance(node, ast.Call):
+                continue
+            called = ast.unparse(node.func)
+            if (called.endswith("import_module") or called == "__import__") and not _imports_by_name(node):
+                found.append((module, node.lineno))
     return found
 
 
@@ -141,6 +192,12 @@ def import_graph(package: str = "app", root: Path = ROOT) -> list[Edge]:
                     implicit = step != target and module.startswith(step + ".")
                     if step in names and step != module and not implicit:
                         edges.add(Edge(module, step, getattr(node, "lineno", 0)))
+    for module, loads in DYNAMIC.items():
+        if module not in names:
+            continue
+        for target in names:  # every module it may load by a name made at run time
+            if any(target == prefix or target.startswith(prefix + ".") for prefix in loads):
+                edges.add(Edge(module, target, 0))
     return sorted(edges, key=lambda e: (e.importer, e.imported, e.line))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -40,6 +41,18 @@ def shared_dir() -> Path:
 def artifacts_dir() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def german() -> Iterator[None]:
+    """The app speaks German for this test (sentences, refusals), English again after it."""
+    from app import i18n
+
+    i18n.set_language("de")
+    try:
+        yield
+    finally:
+        i18n.set_language("en")
 
 
 @pytest.fixture(autouse=True)

@@ -2,22 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from app import i18n
 from app.games.board99.texts import deck_text, face_up_text, undo_button_text
 from rules import board99 as rules
-
-
-@pytest.fixture
-def german() -> Iterator[None]:
-    i18n.set_language("de")
-    try:
-        yield
-    finally:
-        i18n.set_language("en")
 
 
 def test_the_deck_count_is_singular_for_one_card() -> None:

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from app import i18n
 from app.games.count99.texts import describe, reason_text
 from rules.count99.cards import Variant
 from rules.count99.deal import CardsDealt
 from rules.count99.table import Reason, RoundEnded, Setup, TokensLost
 
 SETUP = Setup(Variant.QUENTIN_C, ("Ann", "Ben", "Cat"))
-
-
-@pytest.fixture
-def german() -> Iterator[None]:
-    i18n.set_language("de")
-    yield
-    i18n.set_language("en")
 
 
 def test_one_token_is_singular() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 
 import pytest
 
@@ -55,15 +54,6 @@ def refusals() -> list[InvalidActionError]:
             apply(state, action)
         cases.append(info.value)
     return cases
-
-
-@pytest.fixture
-def german() -> Iterator[None]:
-    i18n.set_language("de")
-    try:
-        yield
-    finally:
-        i18n.set_language("en")
 
 
 def test_english_refusals_read_exactly_as_the_engine_wrote_them() -> None:

@@ -10,6 +10,10 @@
 
 Each step takes one camera frame or, better, several (:data:`FRAMES`): their mean is learnt.
 4. DONE: the profile is saved (atomically) where ``[board.camera]`` reads it.
+
+Long because each step's refusals (a moved camera, a peg left on the board, a colour too like
+the board or like another) are judged against the state of the whole session, which the screen
+and ``table99 vision calibrate`` both walk: one class keeps that state in one place.
 """
 
 from __future__ import annotations

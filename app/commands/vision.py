@@ -243,7 +243,7 @@ def _watch(args: argparse.Namespace) -> int:
     save = Path(args.save) if args.save else None
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
-    from app.source_factories.camera import configured_size
+    from app.sources import configured_size
 
     width, height = configured_size()  # the table's [board.camera] picture size
     capture = open_capture(args.camera, width=width, height=height)

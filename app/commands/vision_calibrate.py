@@ -217,7 +217,7 @@ def run(args: argparse.Namespace, profile: BoardProfile, load: Callable[[str], A
     if not args.out:
         raise CalibrateError(tr("--out: say where to write the profile"))
     if args.camera:
-        from app.source_factories.camera import configured_size
+        from app.sources import configured_size
         from vision.capture import open_capture
 
         width, height = configured_size()  # the table's [board.camera] picture size

@@ -25,8 +25,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from app.games.board99.game import Board99Game
-from app.games.board99.texts import describe_action
+from app.games.board99.game import Board99Game, colour_name
+from app.games.board99.texts import describe_action, offence_text, outcome_text
 from app.i18n import tr
 from app.referee.computers import THINK_TIMEOUT, ComputerTurns, Thought
 from app.referee.events import (
@@ -360,6 +360,69 @@ class Referee(Judging, HeldAnnouncements, ComputerTurns):
         self.window.forget()
         self._computer_turn()
         self._judge()
+
+    def _refresh_prompt(self) -> None:
+        """The prompt for a board that agrees with the game (or an unknown board)."""
+        state = self.state
+        if not self._source_ok:
+            self._set_prompt(Prompt(PromptKind.PROBLEM, tr(
+                "The board is not connected. Waiting for it..."), (), self.phase))
+            return
+        if state.outcome is not None:
+            self._set_prompt(Prompt(PromptKind.INFO, outcome_text(state.outcome), (), Phase.OVER))
+            return
+        if self._penalty is not None:
+            penalty = self._penalty
+            offence = next(e.offence for e in penalty.events if isinstance(e, rules.Penalised))
+            self._set_prompt(Prompt(PromptKind.ACTION, tr(
+                "{offence}: take {name}'s peg off {where}.",
+                offence=offence_text(offence), name=penalty.action.by, where=self.where(penalty.hole)),
+                (penalty.hole,), Phase.REMOVE_PEG))
+            return
+        if self._unannounced_hole is not None:
+            self._set_prompt(Prompt(PromptKind.ACTION, tr(
+                "A new peg on {where} without an announcement: who played it, with which card?",
+                where=self.where(self._unannounced_hole)), (self._unannounced_hole,), Phase.WHO_PLAYED))
+            return
+        error = self._computer_error
+        if error is not None and error[0] == self._version:
+            self._set_prompt(Prompt(PromptKind.PROBLEM, error[1], (), Phase.ANNOUNCE))
+            return
+        pending = self._pending
+        if pending is not None and pending.hole is not None:
+            colour = self.game.colours.get(pending.by, "")
+            self._set_prompt(Prompt(PromptKind.ACTION, tr(
+                "{name} plays card {card}: put a {colour} peg on {where}.", name=pending.by,
+                card=pending.card, colour=colour_name(colour), where=self.where(pending.hole)) + self._then(),
+                (pending.hole,), Phase.COMPUTER_PEG))
+            return
+        if pending is not None:
+            squares = state.legal_squares(pending.card)
+            holes = tuple(self.hole_of(s) for s in squares)
+            self._set_prompt(Prompt(PromptKind.ACTION, tr(
+                "{name} plays card {card}: put the peg on a free square from {card} up.",
+                name=pending.by, card=pending.card) + self._then(), holes, Phase.PLACE_PEG))
+            return
+        if self._held and self._thought is not None:
+            self._set_prompt(Prompt(PromptKind.INFO, tr(
+                "Waiting for {name} (computer) to choose, then: {what}.", name=self._thought.player,
+                what=self.waiting), (), Phase.WAITING))
+            return
+        if self._held:
+            self._set_prompt(Prompt(PromptKind.INFO, tr(
+                "Waiting for the pegs to settle, then: {what}.", what=self.waiting),
+                (), Phase.WAITING))
+            return
+        player = state.to_move
+        if self.game.setup.ruleset is rules.Ruleset.FIVE_OF_99:  # 5of99 has no discard
+            text = tr("{name}'s turn: PLAY or DRAW.", name=player)
+        else:
+            text = tr("{name}'s turn: PLAY, DRAW or DISCARD.", name=player)
+        self._set_prompt(Prompt(PromptKind.INFO, text, (), Phase.ANNOUNCE))
+
+    def _then(self) -> str:
+        """What waits after the play in progress (a quick player's tap), for the prompt."""
+        return " " + tr("Then: {what}.", what=self.waiting) if self._held else ""
 
     def start(self) -> None:
         """Begin (or resume) refereeing: let a computer move if it is its turn."""

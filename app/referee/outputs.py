@@ -9,7 +9,7 @@
     draw_button = 20
     discard_button = 21
 
-:class:`TableOutputs` subscribes to a :class:`~app.referee.Referee`: ``TurnChanged`` lights the
+:class:`TableOutputs` subscribes to a :class:`~app.referee.core.Referee`: ``TurnChanged`` lights the
 LED of the player to move (computer seats too: a person places their pegs), ``Penalised`` sounds
 the penalty beep, ``Won`` and ``Tied`` the win beeps and blink every LED. Buttons arrive on a
 queue; the screen calls :meth:`TableOutputs.poll_buttons` from its clock (main thread): DRAW is

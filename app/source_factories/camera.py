@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.config import Config, ConfigError, Key, check_table, in_range
+from app.config_checks import ConfigError, Key, check_table, in_range
 from app.paths import data_dir
 from hardware.board_source import BoardSource
+
+if TYPE_CHECKING:
+    from app.config import Config
 
 PROFILE_NAME = "camera_profile.json"
 
@@ -38,22 +41,6 @@ SPEC: dict[str, Key] = {
     "still_frames": Key(int, 4, in_range(1, 60)),
     "max_fps": Key(float, 20.0, in_range(1.0, 120.0)),
 }
-
-
-def configured_size() -> tuple[int, int]:
-    """The picture size ``[board.camera]`` asks for (the defaults when the config has none or a
-    broken one: the table's start reports that; a command line tool just uses the camera).
-
-    ``table99 vision calibrate --camera`` and ``vision watch`` used 1280x960 whatever the config
-    said, so a profile learnt there could be for another picture size than the table's."""
-    from app.config import check_source_options, default_config_path, load_config_or_default
-
-    config, _problem = load_config_or_default(default_config_path())
-    try:
-        values = check_source_options(config, "camera")
-    except ConfigError:
-        return SPEC["width"].default, SPEC["height"].default
-    return int(values["width"]), int(values["height"])
 
 
 def profile_path(options: Mapping[str, Any]) -> Path:

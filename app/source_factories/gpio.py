@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app import paths
-from app.config import Config, ConfigError, Key, check_table, in_range, one_of, shown
+from app.config_checks import ConfigError, Key, check_table, in_range, one_of, shown
 from hardware.chain_bits import CHIP_ORDERS, D0_FIRST, NEAREST_FIRST, PIN_ORDERS
 from hardware.gpio_setup import (
     MATRIX,
@@ -27,6 +27,9 @@ from hardware.gpio_setup import (
 from hardware.gpio_source import GpioBoardSource
 from hardware.scan import ScanSettings
 from hardware.wiring import WiringMap, WiringMapError
+
+if TYPE_CHECKING:
+    from app.config import Config
 
 WIRING_FILE = "gpio-wiring.json"
 

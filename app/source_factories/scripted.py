@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.config import Config, ConfigError, Key, check_table, in_range
+from app.config_checks import ConfigError, Key, check_table, in_range
 from hardware.scripted import ScriptedBoard, ScriptError, load_script
+
+if TYPE_CHECKING:
+    from app.config import Config
 
 SPEC = {
     "file": Key(str, ""),

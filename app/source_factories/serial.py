@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.config import Config, ConfigError, Key, check_table, in_range, shown
+from app.config_checks import ConfigError, Key, check_table, in_range, shown
 from app.source_factories.gpio import load_wiring_map, wiring_file
 from firmware_bridge.serial_source import DEFAULT_PORT, SerialBoardSource
 from hardware.board_source import HOLES, BoardSource
+
+if TYPE_CHECKING:
+    from app.config import Config
 
 BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 

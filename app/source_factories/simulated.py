@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.config import Config, Key, check_table
+from app.config_checks import Key, check_table
 from hardware.simulated import SimulatedBoard
+
+if TYPE_CHECKING:
+    from app.config import Config
 
 SPEC = {
     # Pretend to be a camera that can tell peg colours (exercises the wrong-colour check).

@@ -1,7 +1,7 @@
 """What every screen gets from the app: the store, the config, speech, the screen manager.
 
 Each game's UI package (``app/ui/board99``, ``app/ui/parlett``, ``app/ui/count99``) exposes
-``make_ui() -> GameUI``. The shell (``app/ui/shell.py``) lists them on the home screen in the order
+``make_ui() -> GameUI``. The home screen (``app/ui/home.py``) lists them on the home screen in the order
 of :data:`GAMES`, offers their unfinished games for resume, and shows their past games in history.
 This module imports no kivy, so it can be imported anywhere.
 """

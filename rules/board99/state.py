@@ -5,6 +5,9 @@ checked ``apply`` refuses invalid input with a precise error and leaves the stat
 unchecked ``apply_unchecked`` trusts its caller (computer players, replays already checked) and
 skips the validation. Offences from the rules (out of turn, illegal play or draw) are not errors:
 they are applied as the 1963 rules say and reported as ``Penalised`` events.
+
+Long because the checked ``apply`` and the unchecked one must agree move for move: the state,
+its checks and its transitions stay in one module so a change to one is seen beside the other.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from rules.board99 import errors as err
+import rules.board99.errors as err
 from rules.board99.actions import Action, Discard, Draw, Play, RevealDeadHand
 from rules.board99.events import (
     Discarded,

@@ -367,7 +367,7 @@ def make_staff(ctx: Any, lock: Any, counts: Any, on_back: Callable[[], None],
 
 
 def exhibit_parts(ctx: Any) -> dict[str, Any] | None:
-    """``ctx.extras["exhibit"]`` from the config's ``[exhibit]`` (app.exhibit.exhibit_extras): None when
+    """``ctx.extras["exhibit"]`` from the config's ``[exhibit]`` (app.exhibit.parts.exhibit_extras): None when
     exhibitor mode is off. A bad ``[exhibit]`` gives a locked kiosk there, never a crash."""
     from app.exhibit.parts import exhibit_extras
 

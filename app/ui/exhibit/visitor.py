@@ -1,7 +1,7 @@
 """A visitor's first Game of 99 at the exhibitor's table: one person against one computer, guided.
 
 The screen *is* the table's board game screen (:class:`~app.ui.board99.game_screen.GameScreen`, same
-:class:`~app.games.board99.game.Board99Game`, :class:`~app.referee.Referee` and store path): a visitor's
+:class:`~app.games.board99.game.Board99Game`, :class:`~app.referee.core.Referee` and store path): a visitor's
 announcements and pegs are judged exactly as a family's are. What it adds:
 
 - the game lives in the exhibit's scratch store (never the family's: no history, no resume);

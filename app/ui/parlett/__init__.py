@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.parlett.game import KIND, ParlettSession
+from app.games.parlett.texts import trump_name
 from app.i18n import tr
 from app.ui.context import AppContext
 from rules.parlett.variants import Table
@@ -92,8 +93,6 @@ class ParlettUI:
             made = [h for h, ok in sheet.deals[-1].score.made.items() if ok]
             said = tr("Made it: {names}", names=", ".join(made) or tr("nobody"))
             if not sheet.over:
-                from app.ui.parlett.common import trump_name
-
                 said += ". " + tr("Next deal: {dealer}, {trump}", dealer=sheet.next_dealer,
                                   trump=trump_name(sheet.next_trump))
             self.ctx.announcer.say(said)

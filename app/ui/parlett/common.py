@@ -15,7 +15,6 @@ from kivy.uix.label import Label
 
 from app.i18n import tr
 from app.ui.widgets import MUTED, Background, BigButton
-from rules.parlett.match import GameResult
 from rules.parlett.scoring import Trump
 
 TOUCH = 48
@@ -35,22 +34,6 @@ PLAYER_COLOURS = [(0.98, 0.85, 0.30, 1), (0.45, 0.75, 1.0, 1), (1.0, 0.55, 0.55,
                   (0.75, 1.0, 0.55, 1), (0.90, 0.60, 1.0, 1), (0.75, 0.75, 0.75, 1)]
 
 SUIT_SYMBOL = {"C": "♣", "H": "♥", "S": "♠", "D": "♦"}
-
-
-def trump_name(trump: Trump | None) -> str:
-    names = {Trump.NO_TRUMP: tr("No trump"), Trump.CLUBS: tr("Clubs"), Trump.HEARTS: tr("Hearts"),
-             Trump.SPADES: tr("Spades"), Trump.DIAMONDS: tr("Diamonds"), Trump.NINES: tr("Nines")}
-    return tr("Turned-up card") if trump is None else names[trump]
-
-
-def dummy_bonus_text(game: GameResult) -> str:
-    """What the two-player dummy rule paid the game's winner ("" when it did not apply)."""
-    if game.dummy_bonus is None:
-        return ""
-    winner = game.winners[0]
-    if game.dummy_bonus == "carry":
-        return tr("{name} carries 100 forward", name=winner)
-    return tr("{name} wins double (+{points})", name=winner, points=game.carried[winner])
 
 
 def trump_symbol(trump: Trump | None) -> str:

@@ -14,6 +14,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from app.games.parlett.game import EntryRejected
+from app.games.parlett.texts import trump_name
 from app.i18n import tr
 from app.ui.parlett.common import (
     ACCENT,
@@ -27,7 +28,6 @@ from app.ui.parlett.common import (
     label,
     paint,
     suit_colour,
-    trump_name,
     trump_symbol,
 )
 from app.ui.parlett.pads import BidPad, FormalAnnouncements, TurnUpPad, bid_text, hand_name

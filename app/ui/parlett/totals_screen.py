@@ -10,6 +10,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
+from app.games.parlett.texts import dummy_bonus_text, trump_name
 from app.i18n import tr
 from app.ui.parlett.common import (
     ACCENT,
@@ -17,10 +18,8 @@ from app.ui.parlett.common import (
     PANEL,
     PLAYER_COLOURS,
     button,
-    dummy_bonus_text,
     label,
     paint,
-    trump_name,
     trump_symbol,
 )
 from app.ui.parlett.pads import hand_name

@@ -8,8 +8,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
+from app.games.parlett.texts import dummy_bonus_text
 from app.i18n import tr
-from app.ui.parlett.common import ACCENT, PLAYER_COLOURS, button, dummy_bonus_text, label, paint
+from app.ui.parlett.common import ACCENT, PLAYER_COLOURS, button, label, paint
 from app.ui.parlett.pads import hand_name
 from rules.parlett.match import GameResult
 
