@@ -8,12 +8,14 @@ live part of ``/`` (the page's script fetches it every 2 s; no state in the brow
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import hashlib
 import html
 import io
 import json
 import logging
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -35,14 +37,31 @@ def kind_word(kind: str, _: Tr) -> str:
     return {"parlett": _("Parlett rubbers"), "board99": _("Board game"), "count99": _("Ninety Nine")}[kind]
 
 
+def quiet_note(entry: dict[str, Any], _: Tr, now: float) -> str:
+    quiet = now - float(entry["heard"])
+    if quiet <= QUIET_AFTER:
+        return ""
+    return f'<p class="quiet">{_("Not heard for {n} min", n=int(quiet // 60))}</p>'
+
+
 def table_card(entry: dict[str, Any], _: Tr, now: float) -> str:
+    return with_note(card_body(entry, _), quiet_note(entry, _, now))
+
+
+def with_note(card: str, note: str) -> str:
+    """The card with ``note`` as its last paragraph (inside its closing tag)."""
+    end = "</section>"
+    return card[:-len(end)] + note + end if note and card.endswith(end) else card
+
+
+def card_body(entry: dict[str, Any], _: Tr) -> str:
+    """A table's card without the "not heard" note: what depends on its state alone (cached)."""
     name = html.escape(entry["name"])
     game = entry["game"]
-    quiet = now - float(entry["heard"])
-    heard = (f'<p class="quiet">{_("Not heard for {n} min", n=int(quiet // 60))}</p>'
-             if quiet > QUIET_AFTER else "")
+    if entry.get("problem"):
+        raise ValueError(entry["problem"])
     if not game:
-        return f'<section class="hub-table"><h2>{_("Table {name}", name=name)}</h2>{heard}</section>'
+        return f'<section class="hub-table"><h2>{_("Table {name}", name=name)}</h2></section>'
     stored = StoredGame(0, str(game["kind"]), str(game.get("title", "")), dict(game["setup"]),
                         tuple(game["actions"]), str(game["status"]), str(game.get("result", "")),
                         float(game["created"]), float(game["updated"]))
@@ -66,7 +85,7 @@ def table_card(entry: dict[str, Any], _: Tr, now: float) -> str:
         lines.append(f'<p>{names}</p><p>{html.escape(view.get("deck_text", ""))}</p>')
     status = html.escape(view.get("status_text", ""))
     return (f'<section class="hub-table"><h2>{_("Table {name}", name=name)}</h2>'
-            f'<p class="status">{html.escape(view["game"])} · {status}</p>{"".join(lines)}{heard}</section>')
+            f'<p class="status">{html.escape(view["game"])} · {status}</p>{"".join(lines)}</section>')
 
 
 def standings_table(rows: list[dict[str, Any]], _: Tr, caption: str) -> str:
@@ -88,11 +107,25 @@ def standings_table(rows: list[dict[str, Any]], _: Tr, caption: str) -> str:
             f'<p class="status">{_(MATCHING)}</p>')
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(text: str) -> str:
+    """A name as a spreadsheet shows it, never runs it: a cell that starts with = + - @ TAB or CR
+    is a formula to Excel and LibreOffice (a player named ``=HYPERLINK(...)`` became a live link),
+    so it gets a leading single quote (OWASP's advice for CSV injection)."""
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
 class HubWeb:
     def __init__(self, store: HubStore, status: Any = None) -> None:
         self.store = store
         self.status = status  # a callable giving the broker line, or None
-        self._logged: set[tuple[str, str]] = set()  # (table, state hash) logged unshowable
+        self._logged: set[tuple[str, str]] = set()  # (table, state version) logged unshowable
+        # (table, language) -> (state version, card): one entry per table and language
+        self._cards: dict[tuple[str, str], tuple[str, str]] = {}
+        self._building: dict[tuple[str, str], threading.Lock] = {}  # a new state's card is built once
+        self._locks_lock = threading.Lock()
 
     def make_app(self) -> web.Application:
         app = web.Application(middlewares=[self._headers])
@@ -135,22 +168,43 @@ class HubWeb:
                 f'<p class="connection">{broker}</p>')
 
     def _card(self, entry: dict[str, Any], _: Tr, now: float) -> str:
-        """One table's card; a state it cannot show (kept by an older hub, or one the views choke
-        on) is a short note on that card, logged once, never an error page for every table."""
+        """One table's card. Built once per state and language (a 1 MiB state replayed for every
+        viewer's /panel took 0.9 s each, the hub at 100 % CPU with four viewers); the "not heard"
+        note, which moves with the clock, is added each time. A state it cannot show (kept by an
+        older hub, or one the views choke on) is a short note on that card, logged once, never an
+        error page for every table."""
+        key = (str(entry.get("name", "")), _.language)
+        version = str(entry.get("version") or hashlib.sha1(
+            json.dumps(entry.get("game"), sort_keys=True, default=str).encode()).hexdigest())
+        cached = self._cards.get(key)
+        if cached is None or cached[0] != version:
+            with self._locks_lock:
+                building = self._building.setdefault(key, threading.Lock())
+            # another viewer is building this table's new card: show the one before meanwhile
+            if building.acquire(blocking=cached is None):
+                try:
+                    cached = self._cards.get(key)
+                    if cached is None or cached[0] != version:
+                        cached = (version, self._build_card(entry, _, version))
+                        self._cards[key] = cached
+                finally:
+                    building.release()
+        assert cached is not None
+        return with_note(cached[1], quiet_note(entry, _, now))
+
+    def _build_card(self, entry: dict[str, Any], _: Tr, version: str) -> str:
         try:
-            return table_card(entry, _, now)
+            return card_body(entry, _)
         except Exception as exc:
             # Once per table and state (not per message: "heard" moves on with each one); a table's
             # newer unshowable state replaces its old key, so the set never outgrows the tables.
             name = str(entry.get("name", ""))
-            seen = (name, hashlib.sha256(json.dumps(entry.get("game"), sort_keys=True,
-                                                    default=str).encode()).hexdigest())
+            seen = (name, version)
             if seen not in self._logged:
                 self._logged = {k for k in self._logged if k[0] != name} | {seen}
-                log.warning("hub: cannot show the state of table %r: %s: %s", entry.get("name"),
+                log.warning("hub: cannot show the state of table %r: %s: %s", name,
                             type(exc).__name__, " ".join(str(exc).split())[:120])
-            name = html.escape(str(entry.get("name", "")))
-            return (f'<section class="hub-table"><h2>{_("Table {name}", name=name)}</h2>'
+            return (f'<section class="hub-table"><h2>{_("Table {name}", name=html.escape(name))}</h2>'
                     f'<p class="banner error">{_("This table sent a state the hub cannot show.")}</p>'
                     f'</section>')
 
@@ -175,11 +229,14 @@ class HubWeb:
     async def tv(self, request: web.Request) -> web.Response:
         lang = choose_language(request)
         _ = Tr(lang)
-        return self._page(request, lang, _("Every table, live"), self._panel(request, _))
+        body = await asyncio.to_thread(self._panel, request, _)
+        return self._page(request, lang, _("Every table, live"), body)
 
     async def panel(self, request: web.Request) -> web.Response:
+        """The live part, built in a worker thread: a new heavy state being replayed never stops
+        the event loop serving the other viewers (they get the cached cards meanwhile)."""
         _ = Tr(choose_language(request))
-        return web.Response(text=self._panel(request, _), content_type="text/html")
+        return web.Response(text=await asyncio.to_thread(self._panel, request, _), content_type="text/html")
 
     async def standings_page(self, request: web.Request) -> web.Response:
         lang = choose_language(request)
@@ -199,10 +256,10 @@ class HubWeb:
         writer.writerow(["player", "wins", "games"] + [f"{k}_{w}" for k in KINDS for w in ("won", "played")]
                         + ["tables"])
         for row in standings(self.store.records(evening)):
-            writer.writerow([row["player"], row["wins"], row["games"]]
+            writer.writerow([csv_cell(row["player"]), row["wins"], row["games"]]
                             + [row[w][k] for k in KINDS for w in ("won", "played")]
-                            + [" ".join(f"{t}:{v['won']}/{v['played']}"
-                                        for t, v in sorted(row["tables"].items()))])
+                            + [csv_cell(" ".join(f"{t}:{v['won']}/{v['played']}"
+                                                 for t, v in sorted(row["tables"].items())))])
         name = f"table99-standings-{evening or 'season'}.csv"
         return web.Response(text=out.getvalue(), content_type="text/csv", charset="utf-8",
                             headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -3,7 +3,8 @@
 After every commit (the store's listener, the same hook the web display uses) the reporter's thread
 calls :meth:`Outbox.capture` for that game: it compares the game with what was last captured
 (``club_seen``) and adds, in one transaction, an event per new action, the game's live state and,
-once it is finished, its record. Each row's id is part of the message id (``table:store:row``),
+once it is finished, its record (and again when it stops being finished, which takes the win
+back at the hub). Each row's id is part of the message id (``table:store:row``),
 so a message sent twice (no PUBACK before the Wi-Fi went) is the same message and the hub keeps
 it once. A row is deleted when the broker acknowledged it (PUBACK).
 
@@ -140,6 +141,11 @@ class Outbox:
                 record = hashlib.sha256(json.dumps(same, sort_keys=True).encode()).hexdigest()
                 if seen is None or record != seen[3]:
                     self._add("record", {"game": game})
+            elif seen is not None and seen[3]:
+                # a finished game is not any more (its last deal deleted, its winning play undone):
+                # its record goes again, not finished, and the hub takes the win back; confirmed end
+                # to end like the win itself, so a lost live state cannot leave the win standing
+                self._add("record", {"game": game})
             self._db.execute(
                 "INSERT OR REPLACE INTO club_seen(game_id, actions, status, updated, record)"
                 " VALUES (?,?,?,?,?)",
