@@ -239,3 +239,20 @@ def test_an_impossible_time_is_one_line_never_a_traceback(tmp_path: Path, caplog
     assert len(caplog.records) == 2 and all(not r.exc_info for r in caplog.records)
     assert all(field in r.getMessage() and "\n" not in r.getMessage() for r in caplog.records)
     assert hub.count("records") == 0
+
+
+# -- point 11, the table's side: the broker now closes the connection on a packet over 1 MiB ------
+def test_a_table_never_queues_a_message_the_hub_and_broker_refuse(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    store = GameStore(tmp_path / "t1.sqlite3")
+    outbox = Outbox(store.path, "t1")
+    session = ParlettSession.new(store, "three", ["Ann", "Ben", "Cat" + "x" * (1 << 20)], "Ann", {})
+    with caplog.at_level(logging.WARNING, logger="app.club.outbox"):
+        outbox.capture(store.load(session.game_id))
+    assert outbox.pending() == []  # the "new" event carries the title (the names) too
+    lines = [r.getMessage() for r in caplog.records]
+    assert [line.split("'s ")[1].split()[0] for line in lines] == ["event", "state"]
+    assert all("not sent" in line and len(line) < 200 for line in lines)
+    session.store.set_status(session.game_id, "abandoned")
+    outbox.capture(store.load(session.game_id))
+    assert [m.topic for m in outbox.pending()] == ["table99/t1/event"]  # what fits still goes

@@ -26,11 +26,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.club import TOPIC_ROOT, ack_topic
+from app.club import MAX_PAYLOAD, TOPIC_ROOT, ack_topic
 from app.club.outcome import outcome, player_key
 
 log = logging.getLogger(__name__)
-MAX_PAYLOAD = 1 << 20  # a record of a very long rubber is ~100 KiB; anything over 1 MiB is refused
 # A real message nests 7 deep (message, game, actions, action, its fields); a crafted one 978 deep
 # was stored, then every later json.loads of it (each /panel, after a restart too) hit Python's
 # recursion limit and the TV page failed for every table.

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 import sqlite3
 import time
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.club import topic
+from app.club import MAX_PAYLOAD, topic
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS club_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -53,6 +54,7 @@ CREATE TABLE IF NOT EXISTS club_seen (
 """
 
 
+log = logging.getLogger(__name__)
 RESEND_AFTER = 10.0  # seconds a delivered record waits for the hub's confirmation before it is sent again
 
 
@@ -102,8 +104,18 @@ class Outbox:
             (topic(self.table, what), int(retain), time.time()))
         row = cur.lastrowid
         body = {"id": f"{self.table}:{self.store_id}:{row}", "table": self.table, "sent": time.time()} | body
-        self._db.execute("UPDATE club_outbox SET payload=? WHERE id=?",
-                         (json.dumps(body, ensure_ascii=False), row))
+        payload = json.dumps(body, ensure_ascii=False)
+        if len(payload.encode("utf-8")) > MAX_PAYLOAD:
+            # the hub refuses it and the broker closes the connection on it (then paho sends it
+            # again on every reconnection, and nothing after it gets through): not sent; the game
+            # stays in the table's store, and its next state is sent as usual
+            self._db.execute("DELETE FROM club_outbox WHERE id=?", (row,))
+            game = body.get("game")
+            log.warning("club: game %s's %s is %d bytes, over the hub's %d: not sent",
+                        game.get("key") if isinstance(game, dict) else game, what,
+                        len(payload.encode("utf-8")), MAX_PAYLOAD)
+            return
+        self._db.execute("UPDATE club_outbox SET payload=? WHERE id=?", (payload, row))
 
     def capture(self, stored: Any) -> int:
         """Queue what changed in ``stored`` (a :class:`~app.store.StoredGame`) since it was last
