@@ -88,22 +88,38 @@ def card_body(entry: dict[str, Any], _: Tr) -> str:
             f'<p class="status">{html.escape(view["game"])} · {status}</p>{"".join(lines)}</section>')
 
 
-def standings_table(rows: list[dict[str, Any]], _: Tr, caption: str) -> str:
+TV_ROWS = 12  # standings rows on the TV page: what fits beside the cards in type legible at 3 m
+
+
+def standings_table(rows: list[dict[str, Any]], _: Tr, caption: str, tv: bool = False) -> str:
+    """The standings. On a TV (``tv``): the first :data:`TV_ROWS` players in four columns (place,
+    player, wins, games) big enough to read across the room; every column, the per-table one
+    too, is on the standings page and in the CSV."""
     if not rows:
         return f"<p>{_('No finished games yet.')}</p>"
+    if tv:
+        body = [f'<tr><td>{i}</td><th scope="row">{html.escape(row["player"])}</th>'
+                f'<td>{row["wins"]}</td><td>{row["games"]}</td></tr>'
+                for i, row in enumerate(rows[:TV_ROWS], 1)]
+        more = (f'<p class="more">{_("{n} more players on the standings page", n=len(rows) - TV_ROWS)}</p>'
+                if len(rows) > TV_ROWS else "")
+        return (f'<table class="standings tv-standings"><caption>{html.escape(caption)}</caption><thead><tr>'
+                f'<th scope="col">#</th><th scope="col">{_("Player")}</th>'
+                f'<th scope="col">{_("Wins")}</th><th scope="col">{_("Games")}</th></tr></thead>'
+                f'<tbody>{"".join(body)}</tbody></table>{more}')
     head = "".join(f'<th scope="col">{kind_word(k, _)}</th>' for k in KINDS)
-    body = []
+    lines = []
     for i, row in enumerate(rows, 1):
         cells = "".join(f'<td>{row["won"][k]} / {row["played"][k]}</td>' for k in KINDS)
         tables = ", ".join(f"{html.escape(t)} {v['won']}/{v['played']}"
                            for t, v in sorted(row["tables"].items()))
-        body.append(f'<tr><td>{i}</td><th scope="row">{html.escape(row["player"])}</th>{cells}'
-                    f'<td>{row["wins"]}</td><td class="per-table">{tables}</td></tr>')
+        lines.append(f'<tr><td>{i}</td><th scope="row">{html.escape(row["player"])}</th>{cells}'
+                     f'<td>{row["wins"]}</td><td class="per-table">{tables}</td></tr>')
     return (f'<table class="standings"><caption>{html.escape(caption)}</caption><thead><tr>'
             f'<th scope="col">#</th><th scope="col">{_("Player")}</th>{head}'
             f'<th scope="col">{_("Wins")}</th>'
             f'<th scope="col" class="per-table">{_("Tables (won/played)")}</th></tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table>'
+            f'<tbody>{"".join(lines)}</tbody></table>'
             f'<p class="status">{_(MATCHING)}</p>')
 
 
@@ -164,8 +180,13 @@ class HubWeb:
         caption = _("Standings, evening of {date}", date=evening) if evening else _("Standings, season")
         rows = standings(self.store.records(evening))
         broker = html.escape(self.status()) if callable(self.status) else ""
-        return (f'<div class="hub-tables">{cards}</div>{standings_table(rows, _, caption)}'
-                f'<p class="connection">{broker}</p>')
+        # the TV's grid of cards depends on how many there are (hub.css): 1-2 one above the other,
+        # then two columns of up to four rows, every card one line per fact (8 tables fit)
+        count = min(len(tables), 8)
+        return (f'<div class="hub-tables tables-{count}">{cards}</div>'
+                f'<section class="hub-standings" aria-label="{html.escape(caption)}">'
+                f'{standings_table(rows, _, caption, tv="tv" in request.query)}'
+                f'<p class="connection">{broker}</p></section>')
 
     def _card(self, entry: dict[str, Any], _: Tr, now: float) -> str:
         """One table's card. Built once per state and language (a 1 MiB state replayed for every
