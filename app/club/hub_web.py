@@ -101,8 +101,10 @@ def standings_table(rows: list[dict[str, Any]], _: Tr, caption: str, tv: bool = 
         body = [f'<tr><td>{i}</td><th scope="row">{html.escape(row["player"])}</th>'
                 f'<td>{row["wins"]}</td><td>{row["games"]}</td></tr>'
                 for i, row in enumerate(rows[:TV_ROWS], 1)]
-        more = (f'<p class="more">{_("{n} more players on the standings page", n=len(rows) - TV_ROWS)}</p>'
-                if len(rows) > TV_ROWS else "")
+        left = len(rows) - TV_ROWS
+        said = (_("1 more player on the standings page") if left == 1
+                else _("{n} more players on the standings page", n=left))
+        more = f'<p class="more">{said}</p>' if left > 0 else ""
         return (f'<table class="standings tv-standings"><caption>{html.escape(caption)}</caption><thead><tr>'
                 f'<th scope="col">#</th><th scope="col">{_("Player")}</th>'
                 f'<th scope="col">{_("Wins")}</th><th scope="col">{_("Games")}</th></tr></thead>'
@@ -115,11 +117,14 @@ def standings_table(rows: list[dict[str, Any]], _: Tr, caption: str, tv: bool = 
                            for t, v in sorted(row["tables"].items()))
         lines.append(f'<tr><td>{i}</td><th scope="row">{html.escape(row["player"])}</th>{cells}'
                      f'<td>{row["wins"]}</td><td class="per-table">{tables}</td></tr>')
-    return (f'<table class="standings"><caption>{html.escape(caption)}</caption><thead><tr>'
+    # on a phone the table scrolls sideways inside this region, which takes the keyboard's focus so
+    # that it scrolls without a mouse too (axe: scrollable-region-focusable)
+    return (f'<div class="scroll-x" role="region" tabindex="0" aria-label="{html.escape(caption)}">'
+            f'<table class="standings"><caption>{html.escape(caption)}</caption><thead><tr>'
             f'<th scope="col">#</th><th scope="col">{_("Player")}</th>{head}'
             f'<th scope="col">{_("Wins")}</th>'
             f'<th scope="col" class="per-table">{_("Tables (won/played)")}</th></tr></thead>'
-            f'<tbody>{"".join(lines)}</tbody></table>'
+            f'<tbody>{"".join(lines)}</tbody></table></div>'
             f'<p class="status">{_(MATCHING)}</p>')
 
 
@@ -184,7 +189,7 @@ class HubWeb:
         # then two columns of up to four rows, every card one line per fact (8 tables fit)
         count = min(len(tables), 8)
         return (f'<div class="hub-tables tables-{count}">{cards}</div>'
-                f'<section class="hub-standings" aria-label="{html.escape(caption)}">'
+                f'<section class="hub-standings">'
                 f'{standings_table(rows, _, caption, tv="tv" in request.query)}'
                 f'<p class="connection">{broker}</p></section>')
 
