@@ -256,3 +256,27 @@ def test_a_table_never_queues_a_message_the_hub_and_broker_refuse(
     session.store.set_status(session.game_id, "abandoned")
     outbox.capture(store.load(session.game_id))
     assert [m.topic for m in outbox.pending()] == ["table99/t1/event"]  # what fits still goes
+
+
+def test_a_heavy_states_new_card_is_built_in_the_worker_while_viewers_get_the_one_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import app.club.hub_web as hub_web
+
+    hub, state = t1_state(tmp_path)
+    assert hub.receive("table99/t1/state", json.dumps(state).encode())
+    monkeypatch.setattr(hub_web, "BACKGROUND_OVER", 0)  # every state is "heavy" here
+    web = HubWeb(hub)
+    try:
+        assert "· finished" in (panel(web).text or "")  # the first card: built at once, none before
+        state["id"], state["sent"] = "t1:abcdef012345:50", float(state["sent"]) + 1
+        state["game"]["result"], state["game"]["status"] = "", "abandoned"
+        assert hub.receive("table99/t1/state", json.dumps(state).encode())
+        first = panel(web).text or ""
+        assert "abandoned" not in first  # the card before, while the worker builds the new one
+        deadline = time.monotonic() + 60
+        while "abandoned" not in (panel(web).text or "") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "abandoned" in (panel(web).text or "")
+        assert web._pool is not None  # built by the worker process
+    finally:
+        web.close()

@@ -48,6 +48,12 @@ def table_card(entry: dict[str, Any], _: Tr, now: float) -> str:
     return with_note(card_body(entry, _), quiet_note(entry, _, now))
 
 
+def card_in_worker(entry: dict[str, Any], language: str) -> str:
+    """:func:`card_body` in the hub's worker process (a heavy state's card), from its text."""
+    game = None if entry.get("problem") else json.loads(entry["text"])
+    return card_body(entry | {"game": game}, Tr(language))
+
+
 def with_note(card: str, note: str) -> str:
     """The card with ``note`` as its last paragraph (inside its closing tag)."""
     end = "</section>"
@@ -88,6 +94,7 @@ def card_body(entry: dict[str, Any], _: Tr) -> str:
             f'<p class="status">{html.escape(view["game"])} · {status}</p>{"".join(lines)}</section>')
 
 
+BACKGROUND_OVER = 64 * 1024  # a state this big (bytes) is built into its new card in the background
 TV_ROWS = 12  # standings rows on the TV page: what fits beside the cards in type legible at 3 m
 
 
@@ -147,6 +154,7 @@ class HubWeb:
         self._cards: dict[tuple[str, str], tuple[str, str]] = {}
         self._building: dict[tuple[str, str], threading.Lock] = {}  # a new state's card is built once
         self._locks_lock = threading.Lock()
+        self._pool: Any = None  # the worker process for heavy states (see _worker)
 
     def make_app(self) -> web.Application:
         app = web.Application(middlewares=[self._headers])
@@ -155,7 +163,11 @@ class HubWeb:
         app.router.add_get("/standings", self.standings_page)
         app.router.add_get("/standings.csv", self.csv)
         app.router.add_get("/static/{name}", self.static)
+        app.on_cleanup.append(self._cleanup)
         return app
+
+    async def _cleanup(self, _app: web.Application) -> None:
+        await asyncio.to_thread(self.close)
 
     @web.middleware
     async def _headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
@@ -196,9 +208,11 @@ class HubWeb:
     def _card(self, entry: dict[str, Any], _: Tr, now: float) -> str:
         """One table's card. Built once per state and language (a 1 MiB state replayed for every
         viewer's /panel took 0.9 s each, the hub at 100 % CPU with four viewers); the "not heard"
-        note, which moves with the clock, is added each time. A state it cannot show (kept by an
-        older hub, or one the views choke on) is a short note on that card, logged once, never an
-        error page for every table."""
+        note, which moves with the clock, is added each time. A heavy state's new card is built in
+        the background while every viewer still gets the card before (a viewer who started the
+        build would wait a second, others behind it too). A state it cannot show (kept by an older
+        hub, or one the views choke on) is a short note on that card, logged once, never an error
+        page for every table."""
         key = (str(entry.get("name", "")), _.language)
         version = str(entry.get("version") or hashlib.sha1(
             json.dumps(entry.get("game"), sort_keys=True, default=str).encode()).hexdigest())
@@ -206,20 +220,62 @@ class HubWeb:
         if cached is None or cached[0] != version:
             with self._locks_lock:
                 building = self._building.setdefault(key, threading.Lock())
-            # another viewer is building this table's new card: show the one before meanwhile
-            if building.acquire(blocking=cached is None):
-                try:
-                    cached = self._cards.get(key)
-                    if cached is None or cached[0] != version:
-                        cached = (version, self._build_card(entry, _, version))
-                        self._cards[key] = cached
-                finally:
-                    building.release()
-        assert cached is not None
+            if cached is None:  # nothing to show before it: wait for the build (once per hub start)
+                with building:
+                    cached = self._build(key, entry, _, version)
+            elif building.acquire(blocking=False):  # else another viewer's build is under way
+                if int(entry.get("size", 0)) > BACKGROUND_OVER:
+                    threading.Thread(target=self._build_then_release, args=(building, key, entry, _, version),
+                                     name=f"hub-card-{key[0]}", daemon=True).start()
+                else:
+                    try:
+                        cached = self._build(key, entry, _, version)
+                    finally:
+                        building.release()
         return with_note(cached[1], quiet_note(entry, _, now))
 
-    def _build_card(self, entry: dict[str, Any], _: Tr, version: str) -> str:
+    def _build(self, key: tuple[str, str], entry: dict[str, Any], _: Tr, version: str,
+               elsewhere: bool = False) -> tuple[str, str]:
+        cached = self._cards.get(key)
+        if cached is None or cached[0] != version:
+            cached = (version, self._build_card(entry, _, version, elsewhere))
+            self._cards[key] = cached
+        return cached
+
+    def _worker(self) -> Any:
+        """One worker process for heavy states, started the first time one comes ("spawn": a
+        fork of a process with threads may inherit a held lock)."""
+        with self._locks_lock:
+            if self._pool is None:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
+                self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            return self._pool
+
+    def close(self) -> None:
+        """Stops the worker process, if one was started."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def _build_then_release(self, building: threading.Lock, key: tuple[str, str], entry: dict[str, Any],
+                            _: Tr, version: str) -> None:
         try:
+            self._build(key, entry, _, version, elsewhere=True)
+        except Exception:  # _build_card catches what a state can raise; this is a bug of ours
+            log.exception("hub: building the card of table %r failed", key[0])
+        finally:
+            building.release()
+
+    def _build_card(self, entry: dict[str, Any], _: Tr, version: str, elsewhere: bool = False) -> str:
+        """The card's body; ``elsewhere``: in the hub's worker process, so that a second of
+        replaying a heavy state holds no lock the event loop and the other viewers need (in a
+        thread it held Python's GIL: the other viewers' p99 went from 5 to 200 ms)."""
+        try:
+            if elsewhere:
+                light = {k: v for k, v in entry.items() if k != "game"}  # a str pickles at memcpy speed
+                return str(self._worker().submit(card_in_worker, light, _.language).result())
             return card_body(entry, _)
         except Exception as exc:
             # Once per table and state (not per message: "heard" moves on with each one); a table's
