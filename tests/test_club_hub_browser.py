@@ -93,3 +93,15 @@ def test_screenshots(long_evening: tuple[HubStore, str], driver: Any) -> None:
     set_size(driver, 1920, 1080)
     driver.get(f"{base}/?tv&lang=en")
     assert driver.save_screenshot(str(out / "tv-1920x1080-en.png"))
+
+
+def test_the_standings_page_on_a_tv_keeps_its_flow(long_evening: tuple[HubStore, str], driver: Any) -> None:
+    """The live page's TV grid is the live page's: the standings page with ?tv had its table in the
+    left column and its note written over the right one."""
+    _, base = long_evening
+    set_size(driver, 1920, 1080)
+    driver.get(f"{base}/standings?evening=all&tv&lang=de")
+    table = driver.find_element("css selector", "table.standings").rect
+    note = driver.find_element("css selector", "#panel > p.status").rect
+    assert note["y"] >= table["y"] + table["height"] - 1
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= 1920

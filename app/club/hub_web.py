@@ -95,6 +95,7 @@ def card_body(entry: dict[str, Any], _: Tr) -> str:
 
 
 BACKGROUND_OVER = 64 * 1024  # a state this big (bytes) is built into its new card in the background
+LIVE = ' class="live"'  # the live page's panel: its ?tv layout fills the screen (hub.css)
 TV_ROWS = 12  # standings rows on the TV page: what fits beside the cards in type legible at 3 m
 
 
@@ -290,7 +291,9 @@ class HubWeb:
                     f'<p class="banner error">{_("This table sent a state the hub cannot show.")}</p>'
                     f'</section>')
 
-    def _page(self, request: web.Request, lang: str, title: str, body: str) -> web.Response:
+    def _page(self, request: web.Request, lang: str, title: str, body: str,
+              live: bool = False) -> web.Response:
+        """A hub page; ``live``: the live one, whose ``?tv`` layout fills the screen (hub.css)."""
         _ = Tr(lang)
         tv = "tv" in request.query
         other = "de" if lang == "en" else "en"
@@ -303,7 +306,8 @@ class HubWeb:
                f'{"Deutsch" if other == "de" else "English"}</a></li></ul></nav>')
         text = html_page(lang, tv, title, skip=_("Skip to the tables"), brand=f'Table99 · {_("Club hub")}',
                          nav=nav, main=(f'<h1>{html.escape(title)}</h1>\n'
-                                        f'<div id="panel" data-lang="{lang}">{body}</div>'),
+                                        f'<div id="panel"{LIVE if live else ""} data-lang="{lang}">'
+                                        f'{body}</div>'),
                          head=('<link rel="stylesheet" href="/static/hub.css">\n'
                                '<script src="/static/hub.js" defer></script>'))
         return web.Response(text=text, content_type="text/html")
@@ -312,7 +316,7 @@ class HubWeb:
         lang = choose_language(request)
         _ = Tr(lang)
         body = await asyncio.to_thread(self._panel, request, _)
-        return self._page(request, lang, _("Every table, live"), body)
+        return self._page(request, lang, _("Every table, live"), body, live=True)
 
     async def panel(self, request: web.Request) -> web.Response:
         """The live part, built in a worker thread: a new heavy state being replayed never stops
