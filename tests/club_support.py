@@ -36,7 +36,8 @@ def password(table: str) -> str:
 
 
 class Broker:
-    """Mosquitto with one user per table (may write only ``table99/<name>/#``) and a hub that reads."""
+    """Mosquitto with one user per table (may write only its state, event and record) and a hub that
+    reads; limits as deploy/club/mosquitto-table99.conf."""
 
     def __init__(self, folder: Path, tables: list[str], port: int | None = None) -> None:
         need_mosquitto()
@@ -51,14 +52,16 @@ class Broker:
             subprocess.run([PASSWD, "-b", str(passwd), user, secret], check=True, capture_output=True)
         acl = [f"user {HUB_USER}", "topic read table99/#", "topic write table99/hub/ack/#", ""]
         for t in tables:
-            acl += [f"user {t}", f"topic write table99/{t}/#", f"topic read table99/hub/ack/{t}", ""]
+            writes = [f"topic write table99/{t}/{what}" for what in ("state", "event", "record")]
+            acl += [f"user {t}", *writes, f"topic read table99/hub/ack/{t}", ""]  # as setup-hub.sh writes
         (folder / "acl").write_text("\n".join(acl))
         (folder / "acl").chmod(0o600)
         (folder / "data").mkdir(exist_ok=True)
         lines = [f"listener {self.port} 127.0.0.1", "allow_anonymous false",
                  f"password_file {passwd}", f"acl_file {folder / 'acl'}",
                  "persistence true", f"persistence_location {folder / 'data'}/", "autosave_interval 1",
-                 "max_queued_messages 100000", "log_dest stderr", "log_type error", "log_type warning"]
+                 "max_queued_messages 100000", "max_packet_size 1049600",
+                 "log_dest stderr", "log_type error", "log_type warning"]
         if os.getuid() == 0:
             lines.append(f"user {pwd.getpwuid(0).pw_name}")  # else it drops to 'mosquitto', locked out of tmp
         (folder / "mosquitto.conf").write_text("\n".join(lines) + "\n")

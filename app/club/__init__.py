@@ -4,6 +4,10 @@
 """
 
 TOPIC_ROOT = "table99"
+# The largest payload the hub takes (a record of a very long rubber is ~100 KiB). The broker of
+# deploy/club refuses any packet much over it (max_packet_size) and closes the sender's
+# connection, so a table never sends one: it would be sent again on every reconnection.
+MAX_PAYLOAD = 1 << 20
 
 
 def topic(table: str, what: str) -> str:

@@ -5,10 +5,16 @@ A message's id (``table:store:row``, given by the table's outbox) is the primary
 redelivered it after a restart) is stored once. A finished game is keyed by its game key
 (``table-store-game``): a correction at the table replaces its record, never adds a second one.
 The table's name is taken from the topic (the broker's ACL lets a table write only its own).
+
+A win taken back at the table (the last deal deleted, the winning play undone, then the game
+abandoned) is taken back here too: a record is counted only while its newest word, record or live
+state, says "finished"; the table also sends a record of the game when it leaves "finished", so
+the withdrawal is confirmed end to end like the win was.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import math
@@ -20,11 +26,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.club import TOPIC_ROOT, ack_topic
+from app.club import MAX_PAYLOAD, TOPIC_ROOT, ack_topic
 from app.club.outcome import outcome, player_key
 
 log = logging.getLogger(__name__)
-MAX_PAYLOAD = 1 << 20  # a record of a very long rubber is ~100 KiB; anything over 1 MiB is refused
+# A real message nests 7 deep (message, game, actions, action, its fields); a crafted one 978 deep
+# was stored, then every later json.loads of it (each /panel, after a restart too) hit Python's
+# recursion limit and the TV page failed for every table.
+MAX_DEPTH = 32
+# Times a table may send: finite, after 1970 and before the year 5000 (1e300 made
+# time.localtime raise outside the message's checks: a traceback, not one line).
+LATEST_TIME = 1e11
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS messages (id TEXT PRIMARY KEY, topic TEXT NOT NULL, received REAL NOT NULL);
@@ -61,8 +73,36 @@ def check_game(game: Any, table: str) -> None:
         value = game.get(field)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise ValueError(f"game {field} missing or of the wrong type")
+    for field in ("created", "updated"):
+        check_time(game[field], f"game {field}")
     if not isinstance(game.get("title", ""), str) or not isinstance(game.get("result", ""), str):
         raise ValueError("game title or result is not text")
+
+
+def check_time(value: float, what: str) -> float:
+    """A time a table sent, or ValueError: finite, from 1970 to the year 5000."""
+    if not math.isfinite(value) or not 0 <= value < LATEST_TIME:
+        raise ValueError(f"{what} {str(value)[:20]!r} is not a time")
+    return float(value)
+
+
+def check_depth(value: Any, limit: int = MAX_DEPTH) -> None:
+    """ValueError when ``value`` nests lists and objects deeper than ``limit``; walked level by
+    level without recursion (so the check cannot hit the recursion limit itself), looking only at
+    containers: a 1 MiB state takes 14 ms, not the 47 ms of a walk of every value, and the hub's
+    listener holds Python's lock for it while viewers wait."""
+    level = [value] if isinstance(value, (dict, list)) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            raise ValueError(f"nested deeper than {limit}")
+        inner: list[Any] = []
+        for item in level:
+            for child in item.values() if isinstance(item, dict) else item:
+                if isinstance(child, (dict, list)):
+                    inner.append(child)
+        level = inner
 
 
 def check_key(key: Any, table: str) -> None:
@@ -79,7 +119,7 @@ def check_sent(sent: Any) -> float | None:
         return None
     if isinstance(sent, bool) or not isinstance(sent, (int, float)) or not math.isfinite(sent):
         raise ValueError(f"sent {str(sent)[:20]!r} is not a finite time")
-    return float(sent)
+    return check_time(sent, "sent")
 
 
 def evening_of(timestamp: float) -> str:
@@ -96,10 +136,31 @@ class HubStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(records)")}
+        if "status" not in columns:  # a store from before withdrawn wins: every record was finished
+            self._db.execute("ALTER TABLE records ADD COLUMN status TEXT NOT NULL DEFAULT 'finished'")
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+        if "version" not in columns:
+            self._db.execute("ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+        self._db.execute(
+            "CREATE TRIGGER IF NOT EXISTS state_version AFTER UPDATE OF state ON tables"
+            " BEGIN UPDATE tables SET version = OLD.version + 1 WHERE name = NEW.name; END")
         self._lock = threading.Lock()
+        # The pages read through a connection of their own: in WAL mode a reader never waits for a
+        # writer, so a viewer's /panel never waits while a 1 MiB state is written and synced
+        # (it did: 0.3-0.6 s for the viewers who came meanwhile). A store in memory has one.
+        self._reader = self._db
+        if str(path) != ":memory:":
+            self._reader = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self._read_lock = threading.Lock() if self._reader is not self._db else self._lock
         self.listeners: list[Callable[[str], None]] = []
+        # name -> (its row's version, the state's text, its game or None, why it cannot be shown, a
+        # short digest): a state is parsed once per change, not once per /panel
+        self._states: dict[str, tuple[int, str, dict[str, Any] | None, str, str]] = {}
 
     def close(self) -> None:
+        with self._read_lock:
+            self._reader.close()
         with self._lock:
             self._db.close()
 
@@ -113,7 +174,12 @@ class HubStore:
         try:
             if len(payload) > MAX_PAYLOAD:
                 raise ValueError(f"{len(payload)} bytes, over {MAX_PAYLOAD}")
-            body = json.loads(payload)
+            text = payload.decode("utf-8")  # strictly: json.loads would take UTF-16 and store it raw
+            try:
+                body = json.loads(text)
+            except RecursionError:
+                raise ValueError(f"nested deeper than {MAX_DEPTH}") from None
+            check_depth(body)
             if not isinstance(body, dict) or not isinstance(body.get("id"), str):
                 raise ValueError("not an object with an id")
             message_id = body["id"]
@@ -125,13 +191,16 @@ class HubStore:
                 check_game(game, table)
             elif "game" in body:  # an event about a game: one of this table's
                 check_key(body["game"], table)
-            if what == "record":
+            players: list[str] = []
+            winners: list[str] = []
+            if what == "record" and game["status"] == "finished":  # else a win taken back: not replayed
                 players, winners = outcome(str(game["kind"]), dict(game["setup"]), list(game["actions"]))
         except Exception as exc:
             log.warning("hub: ignored a message from table %r on %s: %s", table, topic,
                         " ".join(str(exc).split())[:160])
             return False
         now = time.time()
+        state_text = json.dumps(game, ensure_ascii=False) if what == "state" else ""  # not under the lock
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -144,30 +213,42 @@ class HubStore:
                 self._db.execute("UPDATE tables SET heard=? WHERE name=?", (now, table))
                 sent = now if sent_at is None else sent_at
                 if what == "state":
-                    self._db.execute(
+                    kept = self._db.execute(
                         "UPDATE tables SET state=?, state_sent=? WHERE name=? AND"
                         " (state_sent IS NULL OR state_sent <= ?)",
-                        (json.dumps(game, ensure_ascii=False), sent, table, sent))
+                        (state_text, sent, table, sent)).rowcount
+                    if kept:  # parsed and checked just now: the page need not parse it again
+                        (version,) = self._db.execute("SELECT version FROM tables WHERE name=?",
+                                                      (table,)).fetchone()
+                        self._states[table] = (version, state_text, game, "", _digest(state_text))
+                    if game["status"] != "finished":  # a newer word than its record: no longer won
+                        self._db.execute(
+                            "UPDATE records SET status=?, finished=?, received=?"
+                            " WHERE game=? AND finished < ?",
+                            (str(game["status"]), float(game["updated"]), now, str(game["key"]),
+                             float(game["updated"])))
                 elif what == "event":
                     self._db.execute(
                         "INSERT INTO events(id, table_name, game, body, sent, received) VALUES (?,?,?,?,?,?)",
-                        (message_id, table, str(body.get("game", "")), payload.decode("utf-8"), sent, now))
+                        (message_id, table, str(body.get("game", "")), text, sent, now))
                 else:
                     finished = float(game.get("updated", sent))
                     # a corrected game replaces its record, but a late resend of an older version
                     # (taken by a broker that then died) never replaces a newer one
+                    # (a record of a game no longer finished is kept too, uncounted: it takes the win back)
                     self._db.execute(
                         "INSERT INTO records(game, table_name, kind, evening, players, winners,"
-                        " result, record, message, finished, received) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+                        " result, record, message, finished, received, status)"
+                        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
                         " ON CONFLICT(game) DO UPDATE SET table_name=excluded.table_name,"
                         " kind=excluded.kind, evening=excluded.evening, players=excluded.players,"
                         " winners=excluded.winners, result=excluded.result, record=excluded.record,"
-                        " message=excluded.message, finished=excluded.finished, received=excluded.received"
-                        " WHERE excluded.finished >= records.finished",
+                        " message=excluded.message, finished=excluded.finished, received=excluded.received,"
+                        " status=excluded.status WHERE excluded.finished >= records.finished",
                         (str(game["key"]), table, str(game["kind"]), evening_of(finished),
                          json.dumps(players, ensure_ascii=False), json.dumps(winners, ensure_ascii=False),
                          str(game.get("result", "")), json.dumps(game, ensure_ascii=False), message_id,
-                         finished, now))
+                         finished, now, str(game["status"])))
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -181,20 +262,42 @@ class HubStore:
 
     # -- reading ----------------------------------------------------------------------------------
     def tables(self) -> list[dict[str, Any]]:
-        with self._lock:
-            rows = self._db.execute("SELECT name, state, heard FROM tables ORDER BY name").fetchall()
-        return [{"name": r[0], "game": json.loads(r[1]) or None, "heard": r[2]} for r in rows]
+        """Every table: ``name``, ``game`` (its live state, or None), ``heard``, ``problem`` (why its
+        stored state cannot be shown, "" if it can), ``version`` (changes with the state: the page
+        caches what it builds from a state under it), ``size`` and ``text`` (the state as stored:
+        a big one's card is built in a worker process, which is sent the text, not the objects).
+        A state is read and parsed only when its row's ``version`` moved (a trigger counts every
+        change): a 1 MiB state is not read for every viewer's /panel."""
+        with self._read_lock:
+            rows = self._reader.execute("SELECT name, version, heard FROM tables ORDER BY name").fetchall()
+            result = []
+            for name, version, heard in rows:
+                cached = self._states.get(name)
+                if cached is None or cached[0] != version:
+                    (text,) = self._reader.execute("SELECT state FROM tables WHERE name=?",
+                                                   (name,)).fetchone()
+                    cached = (version, text, *_parse_state(text))
+                    self._states[name] = cached
+                _, text, game, problem, digest = cached
+                result.append({"name": name, "game": game, "heard": heard, "problem": problem,
+                               "version": digest, "size": len(text), "text": text})
+            for gone in set(self._states) - {r[0] for r in rows}:
+                del self._states[gone]
+        return result
 
     def evenings(self) -> list[str]:
-        with self._lock:
-            rows = self._db.execute("SELECT DISTINCT evening FROM records ORDER BY evening DESC").fetchall()
+        with self._read_lock:
+            rows = self._reader.execute("SELECT DISTINCT evening FROM records WHERE status='finished'"
+                                    " ORDER BY evening DESC").fetchall()
         return [r[0] for r in rows]
 
     def records(self, evening: str | None = None) -> list[dict[str, Any]]:
-        with self._lock:
-            rows = self._db.execute(
+        """The finished games (of one evening, or all): a game whose win was taken back is not one."""
+        with self._read_lock:
+            rows = self._reader.execute(
                 "SELECT game, table_name, kind, evening, players, winners, result, finished FROM records"
-                " WHERE (? IS NULL OR evening = ?) ORDER BY finished", (evening, evening)).fetchall()
+                " WHERE status='finished' AND (? IS NULL OR evening = ?) ORDER BY finished",
+                (evening, evening)).fetchall()
         return [{"game": r[0], "table": r[1], "kind": r[2], "evening": r[3], "players": json.loads(r[4]),
                  "winners": json.loads(r[5]), "result": r[6], "finished": r[7]} for r in rows]
 
@@ -215,6 +318,22 @@ class HubStore:
 
 
 KINDS = ("parlett", "board99", "count99")
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _parse_state(text: str) -> tuple[dict[str, Any] | None, str, str]:
+    """(game or None, problem, digest) of a stored state. A state an older hub kept unchecked (978
+    deep, say) is a problem on that table's card, not an exception for every table's page."""
+    digest = _digest(text)
+    try:
+        game = json.loads(text)
+        check_depth(game)
+    except (ValueError, RecursionError) as exc:
+        return None, f"stored state unreadable: {' '.join(str(exc).split())[:80]}", digest
+    return (game if isinstance(game, dict) and game else None), "", digest
 
 
 def standings(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -8,12 +8,14 @@ live part of ``/`` (the page's script fetches it every 2 s; no state in the brow
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import hashlib
 import html
 import io
 import json
 import logging
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -35,14 +37,37 @@ def kind_word(kind: str, _: Tr) -> str:
     return {"parlett": _("Parlett rubbers"), "board99": _("Board game"), "count99": _("Ninety Nine")}[kind]
 
 
+def quiet_note(entry: dict[str, Any], _: Tr, now: float) -> str:
+    quiet = now - float(entry["heard"])
+    if quiet <= QUIET_AFTER:
+        return ""
+    return f'<p class="quiet">{_("Not heard for {n} min", n=int(quiet // 60))}</p>'
+
+
 def table_card(entry: dict[str, Any], _: Tr, now: float) -> str:
+    return with_note(card_body(entry, _), quiet_note(entry, _, now))
+
+
+def card_in_worker(entry: dict[str, Any], language: str) -> str:
+    """:func:`card_body` in the hub's worker process (a heavy state's card), from its text."""
+    game = None if entry.get("problem") else json.loads(entry["text"])
+    return card_body(entry | {"game": game}, Tr(language))
+
+
+def with_note(card: str, note: str) -> str:
+    """The card with ``note`` as its last paragraph (inside its closing tag)."""
+    end = "</section>"
+    return card[:-len(end)] + note + end if note and card.endswith(end) else card
+
+
+def card_body(entry: dict[str, Any], _: Tr) -> str:
+    """A table's card without the "not heard" note: what depends on its state alone (cached)."""
     name = html.escape(entry["name"])
     game = entry["game"]
-    quiet = now - float(entry["heard"])
-    heard = (f'<p class="quiet">{_("Not heard for {n} min", n=int(quiet // 60))}</p>'
-             if quiet > QUIET_AFTER else "")
+    if entry.get("problem"):
+        raise ValueError(entry["problem"])
     if not game:
-        return f'<section class="hub-table"><h2>{_("Table {name}", name=name)}</h2>{heard}</section>'
+        return f'<section class="hub-table"><h2>{_("Table {name}", name=name)}</h2></section>'
     stored = StoredGame(0, str(game["kind"]), str(game.get("title", "")), dict(game["setup"]),
                         tuple(game["actions"]), str(game["status"]), str(game.get("result", "")),
                         float(game["created"]), float(game["updated"]))
@@ -66,33 +91,71 @@ def table_card(entry: dict[str, Any], _: Tr, now: float) -> str:
         lines.append(f'<p>{names}</p><p>{html.escape(view.get("deck_text", ""))}</p>')
     status = html.escape(view.get("status_text", ""))
     return (f'<section class="hub-table"><h2>{_("Table {name}", name=name)}</h2>'
-            f'<p class="status">{html.escape(view["game"])} · {status}</p>{"".join(lines)}{heard}</section>')
+            f'<p class="status">{html.escape(view["game"])} · {status}</p>{"".join(lines)}</section>')
 
 
-def standings_table(rows: list[dict[str, Any]], _: Tr, caption: str) -> str:
+BACKGROUND_OVER = 64 * 1024  # a state this big (bytes) is built into its new card in the background
+LIVE = ' class="live"'  # the live page's panel: its ?tv layout fills the screen (hub.css)
+TV_ROWS = 12  # standings rows on the TV page: what fits beside the cards in type legible at 3 m
+
+
+def standings_table(rows: list[dict[str, Any]], _: Tr, caption: str, tv: bool = False) -> str:
+    """The standings. On a TV (``tv``): the first :data:`TV_ROWS` players in four columns (place,
+    player, wins, games) big enough to read across the room; every column, the per-table one
+    too, is on the standings page and in the CSV."""
     if not rows:
         return f"<p>{_('No finished games yet.')}</p>"
+    if tv:
+        body = [f'<tr><td>{i}</td><th scope="row">{html.escape(row["player"])}</th>'
+                f'<td>{row["wins"]}</td><td>{row["games"]}</td></tr>'
+                for i, row in enumerate(rows[:TV_ROWS], 1)]
+        left = len(rows) - TV_ROWS
+        said = (_("1 more player on the standings page") if left == 1
+                else _("{n} more players on the standings page", n=left))
+        more = f'<p class="more">{said}</p>' if left > 0 else ""
+        return (f'<table class="standings tv-standings"><caption>{html.escape(caption)}</caption><thead><tr>'
+                f'<th scope="col">#</th><th scope="col">{_("Player")}</th>'
+                f'<th scope="col">{_("Wins")}</th><th scope="col">{_("Games")}</th></tr></thead>'
+                f'<tbody>{"".join(body)}</tbody></table>{more}')
     head = "".join(f'<th scope="col">{kind_word(k, _)}</th>' for k in KINDS)
-    body = []
+    lines = []
     for i, row in enumerate(rows, 1):
         cells = "".join(f'<td>{row["won"][k]} / {row["played"][k]}</td>' for k in KINDS)
         tables = ", ".join(f"{html.escape(t)} {v['won']}/{v['played']}"
                            for t, v in sorted(row["tables"].items()))
-        body.append(f'<tr><td>{i}</td><th scope="row">{html.escape(row["player"])}</th>{cells}'
-                    f'<td>{row["wins"]}</td><td class="per-table">{tables}</td></tr>')
-    return (f'<table class="standings"><caption>{html.escape(caption)}</caption><thead><tr>'
+        lines.append(f'<tr><td>{i}</td><th scope="row">{html.escape(row["player"])}</th>{cells}'
+                     f'<td>{row["wins"]}</td><td class="per-table">{tables}</td></tr>')
+    # on a phone the table scrolls sideways inside this region, which takes the keyboard's focus so
+    # that it scrolls without a mouse too (axe: scrollable-region-focusable)
+    return (f'<div class="scroll-x" role="region" tabindex="0" aria-label="{html.escape(caption)}">'
+            f'<table class="standings"><caption>{html.escape(caption)}</caption><thead><tr>'
             f'<th scope="col">#</th><th scope="col">{_("Player")}</th>{head}'
             f'<th scope="col">{_("Wins")}</th>'
             f'<th scope="col" class="per-table">{_("Tables (won/played)")}</th></tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table>'
+            f'<tbody>{"".join(lines)}</tbody></table></div>'
             f'<p class="status">{_(MATCHING)}</p>')
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(text: str) -> str:
+    """A name as a spreadsheet shows it, never runs it: a cell that starts with = + - @ TAB or CR
+    is a formula to Excel and LibreOffice (a player named ``=HYPERLINK(...)`` became a live link),
+    so it gets a leading single quote (OWASP's advice for CSV injection)."""
+    return "'" + text if text.startswith(FORMULA_START) else text
 
 
 class HubWeb:
     def __init__(self, store: HubStore, status: Any = None) -> None:
         self.store = store
         self.status = status  # a callable giving the broker line, or None
-        self._logged: set[tuple[str, str]] = set()  # (table, state hash) logged unshowable
+        self._logged: set[tuple[str, str]] = set()  # (table, state version) logged unshowable
+        # (table, language) -> (state version, card): one entry per table and language
+        self._cards: dict[tuple[str, str], tuple[str, str]] = {}
+        self._building: dict[tuple[str, str], threading.Lock] = {}  # a new state's card is built once
+        self._locks_lock = threading.Lock()
+        self._pool: Any = None  # the worker process for heavy states (see _worker)
 
     def make_app(self) -> web.Application:
         app = web.Application(middlewares=[self._headers])
@@ -101,7 +164,11 @@ class HubWeb:
         app.router.add_get("/standings", self.standings_page)
         app.router.add_get("/standings.csv", self.csv)
         app.router.add_get("/static/{name}", self.static)
+        app.on_cleanup.append(self._cleanup)
         return app
+
+    async def _cleanup(self, _app: web.Application) -> None:
+        await asyncio.to_thread(self.close)
 
     @web.middleware
     async def _headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
@@ -131,30 +198,102 @@ class HubWeb:
         caption = _("Standings, evening of {date}", date=evening) if evening else _("Standings, season")
         rows = standings(self.store.records(evening))
         broker = html.escape(self.status()) if callable(self.status) else ""
-        return (f'<div class="hub-tables">{cards}</div>{standings_table(rows, _, caption)}'
-                f'<p class="connection">{broker}</p>')
+        # the TV's grid of cards depends on how many there are (hub.css): 1-2 one above the other,
+        # then two columns of up to four rows, every card one line per fact (8 tables fit)
+        count = min(len(tables), 8)
+        return (f'<div class="hub-tables tables-{count}">{cards}</div>'
+                f'<section class="hub-standings">'
+                f'{standings_table(rows, _, caption, tv="tv" in request.query)}'
+                f'<p class="connection">{broker}</p></section>')
 
     def _card(self, entry: dict[str, Any], _: Tr, now: float) -> str:
-        """One table's card; a state it cannot show (kept by an older hub, or one the views choke
-        on) is a short note on that card, logged once, never an error page for every table."""
+        """One table's card. Built once per state and language (a 1 MiB state replayed for every
+        viewer's /panel took 0.9 s each, the hub at 100 % CPU with four viewers); the "not heard"
+        note, which moves with the clock, is added each time. A heavy state's new card is built in
+        the background while every viewer still gets the card before (a viewer who started the
+        build would wait a second, others behind it too). A state it cannot show (kept by an older
+        hub, or one the views choke on) is a short note on that card, logged once, never an error
+        page for every table."""
+        key = (str(entry.get("name", "")), _.language)
+        version = str(entry.get("version") or hashlib.sha1(
+            json.dumps(entry.get("game"), sort_keys=True, default=str).encode()).hexdigest())
+        cached = self._cards.get(key)
+        if cached is None or cached[0] != version:
+            with self._locks_lock:
+                building = self._building.setdefault(key, threading.Lock())
+            if cached is None:  # nothing to show before it: wait for the build (once per hub start)
+                with building:
+                    cached = self._build(key, entry, _, version)
+            elif building.acquire(blocking=False):  # else another viewer's build is under way
+                if int(entry.get("size", 0)) > BACKGROUND_OVER:
+                    threading.Thread(target=self._build_then_release, args=(building, key, entry, _, version),
+                                     name=f"hub-card-{key[0]}", daemon=True).start()
+                else:
+                    try:
+                        cached = self._build(key, entry, _, version)
+                    finally:
+                        building.release()
+        return with_note(cached[1], quiet_note(entry, _, now))
+
+    def _build(self, key: tuple[str, str], entry: dict[str, Any], _: Tr, version: str,
+               elsewhere: bool = False) -> tuple[str, str]:
+        cached = self._cards.get(key)
+        if cached is None or cached[0] != version:
+            cached = (version, self._build_card(entry, _, version, elsewhere))
+            self._cards[key] = cached
+        return cached
+
+    def _worker(self) -> Any:
+        """One worker process for heavy states, started the first time one comes ("spawn": a
+        fork of a process with threads may inherit a held lock)."""
+        with self._locks_lock:
+            if self._pool is None:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
+                self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            return self._pool
+
+    def close(self) -> None:
+        """Stops the worker process, if one was started."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def _build_then_release(self, building: threading.Lock, key: tuple[str, str], entry: dict[str, Any],
+                            _: Tr, version: str) -> None:
         try:
-            return table_card(entry, _, now)
+            self._build(key, entry, _, version, elsewhere=True)
+        except Exception:  # _build_card catches what a state can raise; this is a bug of ours
+            log.exception("hub: building the card of table %r failed", key[0])
+        finally:
+            building.release()
+
+    def _build_card(self, entry: dict[str, Any], _: Tr, version: str, elsewhere: bool = False) -> str:
+        """The card's body; ``elsewhere``: in the hub's worker process, so that a second of
+        replaying a heavy state holds no lock the event loop and the other viewers need (in a
+        thread it held Python's GIL: the other viewers' p99 went from 5 to 200 ms)."""
+        try:
+            if elsewhere:
+                light = {k: v for k, v in entry.items() if k != "game"}  # a str pickles at memcpy speed
+                return str(self._worker().submit(card_in_worker, light, _.language).result())
+            return card_body(entry, _)
         except Exception as exc:
             # Once per table and state (not per message: "heard" moves on with each one); a table's
             # newer unshowable state replaces its old key, so the set never outgrows the tables.
             name = str(entry.get("name", ""))
-            seen = (name, hashlib.sha256(json.dumps(entry.get("game"), sort_keys=True,
-                                                    default=str).encode()).hexdigest())
+            seen = (name, version)
             if seen not in self._logged:
                 self._logged = {k for k in self._logged if k[0] != name} | {seen}
-                log.warning("hub: cannot show the state of table %r: %s: %s", entry.get("name"),
+                log.warning("hub: cannot show the state of table %r: %s: %s", name,
                             type(exc).__name__, " ".join(str(exc).split())[:120])
-            name = html.escape(str(entry.get("name", "")))
-            return (f'<section class="hub-table"><h2>{_("Table {name}", name=name)}</h2>'
+            return (f'<section class="hub-table"><h2>{_("Table {name}", name=html.escape(name))}</h2>'
                     f'<p class="banner error">{_("This table sent a state the hub cannot show.")}</p>'
                     f'</section>')
 
-    def _page(self, request: web.Request, lang: str, title: str, body: str) -> web.Response:
+    def _page(self, request: web.Request, lang: str, title: str, body: str,
+              live: bool = False) -> web.Response:
+        """A hub page; ``live``: the live one, whose ``?tv`` layout fills the screen (hub.css)."""
         _ = Tr(lang)
         tv = "tv" in request.query
         other = "de" if lang == "en" else "en"
@@ -167,7 +306,8 @@ class HubWeb:
                f'{"Deutsch" if other == "de" else "English"}</a></li></ul></nav>')
         text = html_page(lang, tv, title, skip=_("Skip to the tables"), brand=f'Table99 · {_("Club hub")}',
                          nav=nav, main=(f'<h1>{html.escape(title)}</h1>\n'
-                                        f'<div id="panel" data-lang="{lang}">{body}</div>'),
+                                        f'<div id="panel"{LIVE if live else ""} data-lang="{lang}">'
+                                        f'{body}</div>'),
                          head=('<link rel="stylesheet" href="/static/hub.css">\n'
                                '<script src="/static/hub.js" defer></script>'))
         return web.Response(text=text, content_type="text/html")
@@ -175,11 +315,14 @@ class HubWeb:
     async def tv(self, request: web.Request) -> web.Response:
         lang = choose_language(request)
         _ = Tr(lang)
-        return self._page(request, lang, _("Every table, live"), self._panel(request, _))
+        body = await asyncio.to_thread(self._panel, request, _)
+        return self._page(request, lang, _("Every table, live"), body, live=True)
 
     async def panel(self, request: web.Request) -> web.Response:
+        """The live part, built in a worker thread: a new heavy state being replayed never stops
+        the event loop serving the other viewers (they get the cached cards meanwhile)."""
         _ = Tr(choose_language(request))
-        return web.Response(text=self._panel(request, _), content_type="text/html")
+        return web.Response(text=await asyncio.to_thread(self._panel, request, _), content_type="text/html")
 
     async def standings_page(self, request: web.Request) -> web.Response:
         lang = choose_language(request)
@@ -199,10 +342,10 @@ class HubWeb:
         writer.writerow(["player", "wins", "games"] + [f"{k}_{w}" for k in KINDS for w in ("won", "played")]
                         + ["tables"])
         for row in standings(self.store.records(evening)):
-            writer.writerow([row["player"], row["wins"], row["games"]]
+            writer.writerow([csv_cell(row["player"]), row["wins"], row["games"]]
                             + [row[w][k] for k in KINDS for w in ("won", "played")]
-                            + [" ".join(f"{t}:{v['won']}/{v['played']}"
-                                        for t, v in sorted(row["tables"].items()))])
+                            + [csv_cell(" ".join(f"{t}:{v['won']}/{v['played']}"
+                                                 for t, v in sorted(row["tables"].items())))])
         name = f"table99-standings-{evening or 'season'}.csv"
         return web.Response(text=out.getvalue(), content_type="text/csv", charset="utf-8",
                             headers={"Content-Disposition": f'attachment; filename="{name}"'})

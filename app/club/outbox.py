@@ -3,7 +3,8 @@
 After every commit (the store's listener, the same hook the web display uses) the reporter's thread
 calls :meth:`Outbox.capture` for that game: it compares the game with what was last captured
 (``club_seen``) and adds, in one transaction, an event per new action, the game's live state and,
-once it is finished, its record. Each row's id is part of the message id (``table:store:row``),
+once it is finished, its record (and again when it stops being finished, which takes the win
+back at the hub). Each row's id is part of the message id (``table:store:row``),
 so a message sent twice (no PUBACK before the Wi-Fi went) is the same message and the hub keeps
 it once. A row is deleted when the broker acknowledged it (PUBACK).
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 import sqlite3
 import time
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.club import topic
+from app.club import MAX_PAYLOAD, topic
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS club_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -52,6 +54,7 @@ CREATE TABLE IF NOT EXISTS club_seen (
 """
 
 
+log = logging.getLogger(__name__)
 RESEND_AFTER = 10.0  # seconds a delivered record waits for the hub's confirmation before it is sent again
 
 
@@ -101,8 +104,18 @@ class Outbox:
             (topic(self.table, what), int(retain), time.time()))
         row = cur.lastrowid
         body = {"id": f"{self.table}:{self.store_id}:{row}", "table": self.table, "sent": time.time()} | body
-        self._db.execute("UPDATE club_outbox SET payload=? WHERE id=?",
-                         (json.dumps(body, ensure_ascii=False), row))
+        payload = json.dumps(body, ensure_ascii=False)
+        if len(payload.encode("utf-8")) > MAX_PAYLOAD:
+            # the hub refuses it and the broker closes the connection on it (then paho sends it
+            # again on every reconnection, and nothing after it gets through): not sent; the game
+            # stays in the table's store, and its next state is sent as usual
+            self._db.execute("DELETE FROM club_outbox WHERE id=?", (row,))
+            game = body.get("game")
+            log.warning("club: game %s's %s is %d bytes, over the hub's %d: not sent",
+                        game.get("key") if isinstance(game, dict) else game, what,
+                        len(payload.encode("utf-8")), MAX_PAYLOAD)
+            return
+        self._db.execute("UPDATE club_outbox SET payload=? WHERE id=?", (payload, row))
 
     def capture(self, stored: Any) -> int:
         """Queue what changed in ``stored`` (a :class:`~app.store.StoredGame`) since it was last
@@ -140,6 +153,11 @@ class Outbox:
                 record = hashlib.sha256(json.dumps(same, sort_keys=True).encode()).hexdigest()
                 if seen is None or record != seen[3]:
                     self._add("record", {"game": game})
+            elif seen is not None and seen[3]:
+                # a finished game is not any more (its last deal deleted, its winning play undone):
+                # its record goes again, not finished, and the hub takes the win back; confirmed end
+                # to end like the win itself, so a lost live state cannot leave the win standing
+                self._add("record", {"game": game})
             self._db.execute(
                 "INSERT OR REPLACE INTO club_seen(game_id, actions, status, updated, record)"
                 " VALUES (?,?,?,?,?)",

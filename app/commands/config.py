@@ -124,6 +124,8 @@ def describe(config: Config, raw: Mapping[str, Any], sources: Mapping[str, Mappi
     if unused:
         lines.append("also configured, not used now: " + ", ".join(f"[board.{name}]" for name in unused))
     lines.extend(describe_exhibit(config, raw.get("exhibit", {})))
+    lines.extend(describe_web(config, raw.get("web", {})))
+    lines.extend(describe_club(config, raw.get("club", {})))
     if config.outputs:
         lines.append("[outputs]:")
         lines.extend(f"  {key} = {_value(value)}" for key, value in config.outputs.items())
@@ -157,6 +159,30 @@ def describe_exhibit(config: Config, given: Mapping[str, Any]) -> list[str]:
         f"  counts kept for:    {event}" + mark("event"),
         f"  phone view:         {phone_view(config)}" + mark("phone_view"),
     ]
+
+
+def describe_web(config: Config, given: Mapping[str, Any]) -> list[str]:
+    """The table's web display ([web]) in words."""
+    web = config.web
+    if not web["enabled"]:
+        return ["web display:   off: no phone or TV follows the table" + _default_mark(given, "enabled")]
+    address = f'shown as {web["address"]}' if web["address"] else "its address found out at start"
+    return [f"web display:   on: phones and TVs follow the table at port {web['port']} on {web['bind']}"
+            + _default_mark(given, "port"),
+            f"  {address}, up to {web['max_viewers']} viewers" + _default_mark(given, "max_viewers")]
+
+
+def describe_club(config: Config, given: Mapping[str, Any]) -> list[str]:
+    """The club hub ([club], docs/club.md) in words. The password itself is never printed."""
+    club = config.club
+    if not club["enabled"]:
+        return ["club hub:      off: the table reports to no hub" + _default_mark(given, "enabled")]
+    tls = f"TLS, CA {club['tls_ca']}" if club["tls_ca"] else "plain MQTT (the club's own network)"
+    broker = f"{club['host']}:{club['port']}"
+    return [f"club hub:      on: reports as table \"{club['table']}\" to the broker {broker}",
+            f"  broker user:  \"{club['username'] or club['table']}\"; password "
+            + ("set (not shown)" if club["password"] else "NOT SET: the broker will refuse the table"),
+            f"  connection:   {tls}"]
 
 
 def phone_view(config: Config) -> str:
@@ -239,6 +265,12 @@ def _check_config(path: Path | None) -> int:
         check_outputs(config, str(path))
     except ConfigError as exc:
         report_error(str(exc), "the app shows this message when it starts that board or output")
+        return 2
+    from app.club.launch import club_problem
+
+    problem = club_problem(config.club) if config.club["enabled"] else None
+    if problem:
+        report_error(problem, "the app runs, but this table's games never reach the club hub")
         return 2
     raw = tomllib.loads(path.read_text(encoding="utf-8"))  # parsed fine just above
     print(f"{path} is fine. It means:")

@@ -5,9 +5,11 @@
 #   sudo deploy/club/setup-hub.sh --tables "t1 t2 t3"    broker users t1..t3 and the hub
 #   deploy/club/setup-hub.sh --root /tmp/scratch --tables "t1"   rehearse into a scratch directory
 #
-# Safe to run again: a table that already has a password keeps it; new tables are added. Each
+# Safe to run again: a table that already has a password keeps it; new tables are added to the
+# ones set up before (every /etc/table99/club/<table>.password), never in their place. Each
 # table's password is printed once and kept in /etc/table99/club/<table>.password (0600, root):
-# put it in that table's config.toml, [club] password = "...".
+# put it in that table's config.toml, [club] password = "...". To drop a table, delete its
+# password file and run the script again.
 # Scratch-root mode (--root DIR): every file goes under DIR; apt-get and systemctl are skipped and
 # logged, unless $TABLE99_STUBS names a directory holding an executable of that name.
 set -euo pipefail
@@ -24,7 +26,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --root) [ $# -ge 2 ] || die "--root needs a directory"; ROOT=$2; shift 2 ;;
     --tables) [ $# -ge 2 ] || die "--tables needs a list of names"; TABLES=$2; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) die "unknown option $1 (see --help)" ;;
   esac
 done
@@ -62,6 +64,18 @@ secret() { # the existing password of $1, else a new random one
   cat "$file"
 }
 
+# the tables set up before (their password files) stay, in front: --tables adds to them
+all=""
+for file in "$(at /etc/table99/club)"/*.password; do
+  [ -e "$file" ] || continue
+  t=$(basename "$file" .password)
+  if [[ "$t" =~ ^[A-Za-z0-9_-]{1,32}$ ]] && [ "$t" != hub ]; then all="$all $t"; fi
+done
+for t in $TABLES; do
+  case "$all " in *" $t "*) ;; *) all="$all $t" ;; esac
+done
+TABLES=${all# }
+
 passwd=$(at /etc/mosquitto/table99.passwd)
 acl=$(at /etc/mosquitto/table99.acl)
 new_passwd=$(mktemp "$passwd.XXXX")
@@ -76,8 +90,10 @@ for user in hub $TABLES; do
   else
     system mosquitto_passwd -b "$new_passwd" "$user" "(password)"
   fi
-  [ "$user" = hub ] || printf 'user %s\ntopic write table99/%s/#\ntopic read table99/hub/ack/%s\n\n' \
-    "$user" "$user" "$user" >> "$acl.new"
+  # exactly the three topics a table sends: with table99/<t>/# it could retain on any number of
+  # subtopics, each kept by the broker (and in mosquitto.db) for ever
+  [ "$user" = hub ] || printf 'user %s\ntopic write table99/%s/state\ntopic write table99/%s/event\ntopic write table99/%s/record\ntopic read table99/hub/ack/%s\n\n' \
+    "$user" "$user" "$user" "$user" "$user" >> "$acl.new"
 done
 mv "$new_passwd" "$passwd"
 mv "$acl.new" "$acl"
