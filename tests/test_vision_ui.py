@@ -82,8 +82,14 @@ def test_the_session_learns_corners_empty_and_colours_from_frames(tmp_path: Path
     assert outcome.ok and outcome.holes == (red,)
     session.skip_colour()
     assert session.step is Step.DONE and session.learnt == ["red"]
+    # no stickers in view: the taps are a sticker-less board's corner points, kept as tapped when
+    # no printed lines are near them, and shown for the user to confirm
     blank = np.zeros((480, 640, 3), np.uint8)
-    assert CalibrationSession(default_profile()).touch_corner(blank, 10, 10).message == "stickers-not-found"
+    bare = CalibrationSession(default_profile())
+    taps = [(100.0, 60.0), (500.0, 60.0), (500.0, 420.0), (100.0, 420.0)]
+    said = [bare.touch_corner(blank, x, y).message for x, y in taps]
+    assert said == ["corner-noted"] * 3 + ["grid-from-taps"] and bare.profile.picture_corners == tuple(taps)
+    assert bare.step is Step.CORNERS and bare.confirm_grid().ok and bare.step is Step.EMPTY
 
 
 def test_the_calibration_screen_walks_through_every_step_and_saves(ui: UI, tmp_path: Path) -> None:
@@ -258,3 +264,4 @@ def test_the_calibration_screen_walks_through_in_german(
     tap(find(screen, text="Lernen"))
     assert screen.status.text.startswith("Farbe rot gelernt"), screen.status.text
     ui.screenshot("camera-calibration-de-colour")
+
