@@ -686,3 +686,12 @@ def test_labelled_letters_name_their_colours_black_as_b_for_go_data_or_k_by_defa
     assert main([*args, *corners, "--letters", "B:black"]) == 2
     err = capsys.readouterr().err.strip()
     assert "--letters: expected L=NAME" in err and len(err.splitlines()) == 1
+
+
+def test_read_with_a_profile_without_stickers_or_corners_says_how_to_give_them(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    replace(small_profile(), markers=()).save(files["profile"])
+    assert main(["vision", "read", str(files["game"]), "--profile", str(files["profile"])]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "no stickers and no corners" in err and "--corners" in err and len(err.splitlines()) == 1

@@ -168,7 +168,7 @@ class BoardProfile:
         }
         if self.picture_corners is not None:
             data["picture_corners"] = {
-                name: [round(v, 2) for v in p] for name, p in zip(CORNERS, self.picture_corners, strict=True)
+                name: list(p) for name, p in zip(CORNERS, self.picture_corners, strict=True)
             }
         if self.empty is not None:
             data["empty"] = self.empty.to_json()
