@@ -613,6 +613,8 @@ def test_a_board_without_stickers_is_calibrated_once_by_rough_corners_and_read_w
     saved = json.loads(out.read_text())
     kept = [saved["picture_corners"][k] for k in ("top_left", "top_right", "bottom_right", "bottom_left")]
     assert np.abs(np.subtract(kept, CORNERS)).max() < 0.15 * (358 / 9)  # on the lines, not the taps
+    # the pieces stand a quarter pitch above their points (tall, seen at an angle): the lean is fitted
+    assert 0.1 < saved["head_shift"][2] < 0.4 and abs(saved["head_shift"][0]) < 0.05
     game = {3: "black", 14: "white", 45: "black", 77: "white", 90: "black", 99: "white"}
     cv2.imwrite(str(paths["game"]), grid_board(game, seed=5))
     capsys.readouterr()

@@ -92,7 +92,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", help="the board profile (default: the app's camera profile)")
     parser.add_argument("--grid", help="ROWSxCOLS of a grid read without stickers, e.g. 19x19")
-    parser.add_argument("--corners", help='"x,y x,y x,y x,y": the TL, TR, BR, BL grid points in pixels')
+    parser.add_argument(
+        "--corners",
+        help='"x,y x,y x,y x,y": the TL, TR, BR, BL grid points in pixels (a board without stickers;'
+        " calibrate keeps them in the profile)",
+    )
     parser.add_argument(
         "--refine",
         action="store_true",
