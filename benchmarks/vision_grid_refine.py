@@ -1,6 +1,6 @@
 """Rough taps refined onto the printed grid (``vision/grid_refine.py``), on the real photos.
 
-    .venv/bin/python benchmarks/vision_grid_refine.py [--off 0.35] [--tries 3] [--seed 0]
+    .venv/bin/python benchmarks/vision_grid_refine.py [--off 0.35] [--tries 3] [--seed 0] [--once]
 
 For every photo of every real set that is here (``benchmarks/real_photos/sets.json``), its
 labelled corner points are moved at random by up to ``--off`` pitches each (as a finger taps),
@@ -8,6 +8,12 @@ labelled corner points are moved at random by up to ``--off`` pitches each (as a
 in pitches, before and after (median and worst over the tries), and refusals. Then per set:
 the rule-based reader's figures (``vision_real_photos.py --sets``) with every photo located by
 one refined tap instead of its labelled corners.
+
+``--once`` is the product's path for a fixed camera (``table99 vision calibrate --corners
+--refine``, the screen's four taps): a set whose labelled corners agree within a tenth of a pitch
+on every photo (one camera that never moved: gomrade_seq) is tapped and refined on its first photo
+only, and every photo is read with those corners; a set whose camera moves (gobonline's phones)
+keeps one refined tap per photo.
 """
 
 from __future__ import annotations
@@ -59,6 +65,9 @@ def main() -> int:
     parser.add_argument("--tries", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    parser.add_argument(
+        "--once", action="store_true", help="a fixed camera's set: tapped once, on its first photo, for all"
+    )
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     found, missing = available_sets(args.shared, cache_dir())
@@ -94,6 +103,26 @@ def main() -> int:
         f"refined: {sum(e <= 0.1 for e in worst_all)} of {len(worst_all)} tries within 0.1 pitch, "
         f"{sum(e <= 0.2 for e in worst_all)} within 0.2; {refused} refused"
     )
+    if args.once:
+        for entry, folder, labels in found:
+            truths = load_truths(folder, labels)
+            moved = refined_truths[str(entry["name"])]
+            first = sorted(truths)[0]
+            rows, cols = truths[first].size
+            fixed = all(
+                grid_error(list(t.corners), list(truths[first].corners), rows, cols) <= 0.1
+                for t in truths.values()
+            )
+            if not fixed or first not in moved:
+                print(f"{entry['name']}: the camera moves between photos: one refined tap per photo")
+                continue
+            errors = [grid_error(moved[first], list(t.corners), rows, cols) for t in truths.values()]
+            print(
+                f"{entry['name']}: fixed camera, tapped once on {first}; those corners against every photo's"
+                f" labels: worst {max(errors):.2f} pitch"
+            )
+            for name in truths:
+                moved[name] = moved[first]
     # read each set with its photos located by the first refined tap
     figures = []
     for entry, folder, labels in found:
@@ -112,7 +141,8 @@ def main() -> int:
         finally:
             vrp.load_truths = original
         figures.append(vrp.set_figures(str(entry["name"]), runs, list(truths)))
-    print("read with one refined tap per photo (calibration photo located the same way):")
+    how = "a fixed camera's set tapped once, the others" if args.once else "one refined tap"
+    print(f"read with {how} per photo (calibration photo located the same way):")
     vrp.print_sets(figures, missing)
     return 0
 

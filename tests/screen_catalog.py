@@ -314,6 +314,38 @@ def camera_calibration(ui: UI) -> Any:
     return screen
 
 
+def camera_calibration_grid(ui: UI) -> Any:
+    """A board without stickers: four rough taps refined onto its lines, the grid to confirm."""
+    from types import SimpleNamespace
+
+    from app.config import parse_config
+    from app.paths import default_database
+    from app.ui.camera_calibration import CameraCalibrationScreen
+    from tests.render_grid_board import grid_board, rough_taps
+
+    class Camera:
+        realtime = True
+
+        def read(self) -> Any:
+            return grid_board()
+
+        def close(self) -> None:
+            pass
+
+    ctx = SimpleNamespace(config=parse_config(""), manager=None, go=lambda name: None)
+    screen = CameraCalibrationScreen(ctx, open_capture=lambda: Camera(),
+                                     save_to=default_database().parent / "camera-grid-audit.json")
+    ui.show(screen)
+    screen.on_enter()
+    frames(2)
+    for x, y in rough_taps():
+        screen._said(screen.session.touch_corner(screen.frame, x, y))
+    screen.next_frame()
+    screen.refresh()
+    frames(2)
+    return screen
+
+
 def web_join(ui: UI) -> Any:
     """Phones, tablets and TV: the view's QR code, a paired tablet to revoke, then a pairing code."""
     from pathlib import Path
@@ -463,6 +495,7 @@ SCREENS: dict[str, Callable[[UI], Any]] = {
     "count99-computer": count_computer,
     "teach-board": teach_board,
     "camera-calibration": camera_calibration,
+    "camera-calibration-grid": camera_calibration_grid,
     "web-join": web_join,
     "web-join-pairing": web_join_pairing,
     "exhibit-staff-locked": lambda ui: exhibit_staff(ui, "locked"),  # exhibitor mode (issue 15)

@@ -45,6 +45,9 @@ def profiles(draw: st.DrawFn) -> BoardProfile:
         )
         for letter in letters
     ]
+    if draw(st.booleans()):  # a board without stickers: its corners in the fixed camera's picture
+        points = [(draw(finite), draw(finite)) for _ in range(4)]
+        base = replace(base, picture_corners=(points[0], points[1], points[2], points[3]))
     return base.with_models(model, colours)
 
 
@@ -75,6 +78,11 @@ def test_save_and_load(tmp_path: Path) -> None:
         ({"markers": {"stickers": [{"id": 0, "centre": [0, 0], "size": 4, "angle": ""}]}}, "[0].angle"),
         ({"lamp": [1.0, 1.0]}, "lamp"),
         ({"lamp": [0.0, 1.0, 2.0]}, "lamp"),
+        ({"picture_corners": [[0, 0]] * 4}, "picture_corners"),
+        (
+            {"picture_corners": {"top_left": [0, 0], "top_right": [1, 0], "bottom_right": [1, 1]}},
+            "bottom_left",
+        ),
     ],
 )
 def test_a_bad_profile_names_the_field(change: dict[str, object], where: str) -> None:

@@ -82,8 +82,14 @@ def test_the_session_learns_corners_empty_and_colours_from_frames(tmp_path: Path
     assert outcome.ok and outcome.holes == (red,)
     session.skip_colour()
     assert session.step is Step.DONE and session.learnt == ["red"]
+    # no stickers in view: the taps are a sticker-less board's corner points, kept as tapped when
+    # no printed lines are near them, and shown for the user to confirm
     blank = np.zeros((480, 640, 3), np.uint8)
-    assert CalibrationSession(default_profile()).touch_corner(blank, 10, 10).message == "stickers-not-found"
+    bare = CalibrationSession(default_profile())
+    taps = [(100.0, 60.0), (500.0, 60.0), (500.0, 420.0), (100.0, 420.0)]
+    said = [bare.touch_corner(blank, x, y).message for x, y in taps]
+    assert said == ["corner-noted"] * 3 + ["grid-from-taps"] and bare.profile.picture_corners == tuple(taps)
+    assert bare.step is Step.CORNERS and bare.confirm_grid().ok and bare.step is Step.EMPTY
 
 
 def test_the_calibration_screen_walks_through_every_step_and_saves(ui: UI, tmp_path: Path) -> None:
@@ -258,3 +264,94 @@ def test_the_calibration_screen_walks_through_in_german(
     tap(find(screen, text="Lernen"))
     assert screen.status.text.startswith("Farbe rot gelernt"), screen.status.text
     ui.screenshot("camera-calibration-de-colour")
+
+
+class GridCamera:
+    """A fixed camera over a board without stickers (printed lines), with the pieces the test sets."""
+
+    realtime = True
+
+    def __init__(self) -> None:
+        self.pieces: dict[int, str] = {}
+        self.closed = False
+
+    def read(self) -> Any:
+        from tests.render_grid_board import grid_board
+
+        return grid_board(dict(self.pieces))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def frame_to_window(screen: Any, x: float, y: float) -> tuple[float, float]:
+    """A pixel of the camera's frame -> where a finger touches it on the screen."""
+    height, width = screen.frame.shape[:2]
+    scale = min(screen.picture.width / width, screen.picture.height / height)
+    left = screen.picture.x + (screen.picture.width - width * scale) / 2
+    bottom = screen.picture.y + (screen.picture.height - height * scale) / 2
+    return screen.picture.to_window(left + x * scale, bottom + (height - y) * scale)
+
+
+def test_a_board_without_stickers_is_found_by_four_rough_taps_confirmed_and_learnt(
+    ui: UI, tmp_path: Path
+) -> None:
+    """No stickers in view: the screen asks for the board's corner points, four taps 0.3 pitch
+    off are refined onto the printed lines and drawn for confirmation, and the guided steps go on
+    to a learnt colour; the saved profile reads a game with no corners given (the code before
+    refused every tap: "does not see enough of the board's stickers")."""
+    from app import i18n
+    from app.ui.camera_calibration import CameraCalibrationScreen
+    from tests.render_grid_board import CORNERS, grid_board, rough_taps
+
+    camera = GridCamera()
+    ctx = SimpleNamespace(config=parse_config(""), manager=None)
+    screen = CameraCalibrationScreen(ctx, open_capture=lambda: camera, save_to=tmp_path / "camera.json")
+    ui.show(screen)
+    screen.on_enter()
+    frames(2)
+    assert "No stickers seen" in screen.instruction.text and "top left" in screen.instruction.text
+    assert find(screen, text="Clear the taps").height >= 48
+    for k, (x, y) in enumerate(rough_taps(off=0.3)):
+        touch_at(*frame_to_window(screen, x, y))
+        if k < 3:
+            assert screen.status.text == "Corner noted.", screen.status.text
+        if k == 1:
+            screen.next_frame()
+            ui.screenshot("camera-calibration-taps-en")  # rings where the two corners were tapped
+    assert screen.session.step is Step.CORNERS and screen.session.grid_to_confirm
+    assert screen.status.text.startswith("The grid was found on the board's printed lines")
+    kept = np.array(screen.session.profile.picture_corners)
+    assert np.abs(kept - CORNERS).max() < 0.15 * 358 / 9  # on the lines, not where the finger was
+    screen.next_frame()
+    ui.screenshot("camera-calibration-grid-en")
+    i18n.set_language("de")
+    screen.refresh()
+    assert "Raster" in find(screen, text=i18n.tr("Grid is right")).text
+    ui.screenshot("camera-calibration-grid-de")
+    i18n.set_language("en")
+    screen.refresh()
+    tap(find(screen, text="Grid is right"))
+    assert screen.session.step is Step.EMPTY and "Take every peg off" in screen.instruction.text
+    still(screen)
+    tap(find(screen, text="Learn"))
+    assert screen.session.step is Step.COLOUR and "red" in screen.instruction.text, screen.status.text
+    for colour in ("red", "blue", "green", "yellow", "white", "black"):
+        assert colour in screen.instruction.text
+        if colour not in ("red", "black"):
+            tap(find(screen, text="Skip this colour"))
+            continue
+        camera.pieces[screen.session.target_hole] = colour
+        still(screen)
+        tap(find(screen, text="Learn"))
+        assert screen.status.text.startswith(f"Colour {colour} learnt"), screen.status.text
+    tap(find(screen, text="Save"))
+    assert "Saved" in screen.status.text
+    profile = load_profile(tmp_path / "camera.json")
+    assert [c.name for c in profile.colours] == ["red", "black"] and profile.picture_corners is not None
+    game = {0: "red", 9: "black", 44: "red", 90: "black", 99: "red"}
+    letters = ["."] * 100
+    for point, name in game.items():
+        letters[point] = {"red": "R", "black": "K"}[name]
+    assert read_image(grid_board(game, seed=7), profile).letters == letters
+    screen.on_leave()

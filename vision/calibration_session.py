@@ -70,6 +70,12 @@ MESSAGES: dict[str, str] = {
         " three are in the picture, then touch the corners again."
     ),
     "corner-noted": "Corner noted.",
+    "grid-found": "The grid was found on the board's printed lines.",
+    "grid-from-taps": (
+        "No printed lines were found near the taps: the grid follows them as tapped, so tap exactly"
+        " on the corner points."
+    ),
+    "no-grid": "No grid yet: tap the board's four corner points on the picture first.",
     "corners-set": "The four corner holes are set.",
     "empty-learnt": "Empty holes learnt.",
     "colour-learnt": "Colour {colour} learnt. Leave the peg where it is.",
@@ -254,6 +260,9 @@ class CalibrationSession:
         self.step = Step.CORNERS
         self.colour_index = 0
         self.corners: list[tuple[float, float]] = []  # the corner holes touched so far, pixels
+        # a board without stickers: the four taps were turned into a grid, which the user has
+        # yet to confirm (confirm_grid) before the empty board is learnt
+        self.grid_to_confirm = False
         self.learnt: list[str] = []
         self.targets = target_holes(profile.rows, profile.cols, len(self.colours))
         self.empty_frame: NDArray[np.uint8] | None = None
@@ -281,21 +290,36 @@ class CalibrationSession:
 
         After the fourth, the stickers are measured in the board plane those four holes span
         (:func:`vision.markers.measure_stickers`), so they may sit anywhere; all four must be
-        in view for that.
+        in view for that. A board without stickers (issue 30, point 6) is read by its corners
+        instead: the four taps are moved onto its printed lines (:func:`grid_from_taps`) and kept
+        in the profile as picture points of the fixed camera, to be confirmed by the user.
         """
         from vision.markers import image_from_board, measure_stickers
 
         found = self._finder.find(frame)
-        if image_from_board(found, self.profile) is None:
-            return Outcome(False, "stickers-not-found")
+        sticker_less = image_from_board(found, self.profile) is None
+        self.grid_to_confirm = False
         self.corners.append((float(x), float(y)))
         if len(self.corners) < 4:
             return Outcome(True, "corner-noted")
-        measured = measure_stickers(self.profile, found, self.corners)
-        self.corners = []
+        taps, self.corners = self.corners, []
+        if sticker_less:
+            corners, refined = grid_from_taps(frame, taps, self.profile.rows, self.profile.cols)
+            self.profile = replace(self.profile, picture_corners=corners)
+            self.grid_to_confirm = True
+            return Outcome(True, "grid-found" if refined else "grid-from-taps")
+        measured = measure_stickers(self.profile, found, taps)
         if measured is None:
             return Outcome(False, "corners-need-stickers")
-        self.profile = measured
+        self.profile = replace(measured, picture_corners=None)
+        self.step = Step.EMPTY
+        return Outcome(True, "corners-set")
+
+    def confirm_grid(self) -> Outcome:
+        """The user saw the grid drawn over the picture and says it lies on the board."""
+        if not self.grid_to_confirm or self.profile.picture_corners is None:
+            return Outcome(False, "no-grid")
+        self.grid_to_confirm = False
         self.step = Step.EMPTY
         return Outcome(True, "corners-set")
 
@@ -619,6 +643,23 @@ class CalibrationSession:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.profile.save(path)
         return Outcome(True, "saved")
+
+
+def grid_from_taps(
+    frame: NDArray[np.uint8], taps: Sequence[tuple[float, float]], rows: int, cols: int
+) -> tuple[tuple[tuple[float, float], ...], bool]:
+    """Four rough taps (TL, TR, BR, BL outer grid points) moved onto the board's printed lines;
+    also whether they were (False: no lines found near them, the taps are kept as given, as on a
+    board whose holes have no printed lines: the user checks the drawn grid either way)."""
+    from vision.grid_refine import GridNotFound, refine_corners
+
+    try:
+        points = refine_corners(frame, taps, rows, cols)
+    except GridNotFound:
+        points, refined = [(float(x), float(y)) for x, y in taps], False
+    else:
+        refined = True
+    return (points[0], points[1], points[2], points[3]), refined
 
 
 def looks_alike(seen: float, without: float) -> bool:

@@ -11,6 +11,10 @@ A profile is one JSON file, written by calibration and read by every reader. It 
 Why millimetres in the board plane and not pixels: the camera may move or the board be nudged;
 only the relation of holes to stickers is a property of the board itself.
 
+A board without stickers (a Go board) has nothing to follow, so its profile keeps the four outer
+grid points *in the camera's picture* instead (``picture_corners``, pixels, TL TR BR BL): set
+once from four taps (refined onto the printed lines), they hold while the camera stays fixed.
+
 This module uses only the standard library, so the app can read and check a profile anywhere.
 """
 
@@ -104,6 +108,8 @@ class BoardProfile:
     empty: ColourModel | None = None
     colours: tuple[ColourModel, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # a board without stickers: the outer grid points in the fixed camera's picture, pixels
+    picture_corners: tuple[Point, Point, Point, Point] | None = None
 
     @property
     def hole_count(self) -> int:
@@ -160,6 +166,10 @@ class BoardProfile:
             **({"empty_holes": self._own_json()} if self.empty_holes else {}),
             "colours": {c.letter: c.to_json() for c in self.colours},
         }
+        if self.picture_corners is not None:
+            data["picture_corners"] = {
+                name: list(p) for name, p in zip(CORNERS, self.picture_corners, strict=True)
+            }
         if self.empty is not None:
             data["empty"] = self.empty.to_json()
         return data
@@ -291,8 +301,12 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
     own_json = data.get("empty_holes", [])
     if not isinstance(own_json, list) or (own_json and len(own_json) != rows * cols):
         raise ProfileError(f"{where} empty_holes", f"expected one list of numbers per hole ({rows * cols})")
-    own = tuple(tuple(_number(f"{where} empty_holes[{i}]", v) for v in h) if isinstance(h, list) else
-                _bad(f"{where} empty_holes[{i}]") for i, h in enumerate(own_json))
+    own = tuple(
+        tuple(_number(f"{where} empty_holes[{i}]", v) for v in h)
+        if isinstance(h, list)
+        else _bad(f"{where} empty_holes[{i}]")
+        for i, h in enumerate(own_json)
+    )
     colours_json = data.get("colours", {})
     if not isinstance(colours_json, dict):
         raise ProfileError(f"{where} colours", "expected an object of letter -> model")
@@ -302,6 +316,10 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
             raise ProfileError(f"{where} colours.{letter}", "a colour's letter is one character, not . or ?")
         colours.append(_model(f"{where} colours.{letter}", letter, model))
     empty = _model(f"{where} empty", EMPTY, data["empty"]) if "empty" in data else None
+    picture = data.get("picture_corners")
+    if picture is not None and not isinstance(picture, dict):
+        raise ProfileError(f"{where} picture_corners", "expected an object with the four corner points")
+    corners = [_point(f"{where} picture_corners.{n}", picture.get(n)) for n in CORNERS] if picture else None
     return BoardProfile(
         rows=rows,
         cols=cols,
@@ -316,6 +334,7 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
         features=features,
         empty=empty,
         colours=tuple(colours),
+        picture_corners=(corners[0], corners[1], corners[2], corners[3]) if corners else None,
     )
 
 

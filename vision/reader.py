@@ -91,6 +91,8 @@ class BoardReader:
             if profile.empty is not None and profile.colours
             else None
         )
+        # a board without stickers: corners given, or those its profile keeps for a fixed camera
+        corners = corners or profile.picture_corners
         self.fixed = homography_from_corners(list(corners), profile.rows, profile.cols) if corners else None
         if self.fixed is None and len(profile.markers) < 2:
             raise ProfileError(

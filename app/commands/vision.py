@@ -1,13 +1,20 @@
 """``table99 vision read|calibrate|watch``: the camera board reader from the command line.
 
-- ``read IMAGE --profile FILE [--json]`` prints one reading. ``--json`` prints exactly
-  ``{"holes": [[".", "R", ...], ...], "unsure": [[row, col], ...]}`` (``?`` marks an unsure hole
-  in ``holes``). ``--grid 19x19 --corners "x,y x,y x,y x,y"`` (TL, TR, BR, BL grid points in
-  pixels) reads any grid without stickers.
+- ``read IMAGE --profile FILE [--json]`` prints one reading and which colour each letter is.
+  ``--json`` prints exactly ``{"holes": [[".", "R", ...], ...], "unsure": [[row, col], ...],
+  "colours": {"R": "red", ...}}`` (``?`` marks an unsure hole in ``holes``). ``--grid 19x19
+  --corners "x,y x,y x,y x,y"`` (TL, TR, BR, BL grid points in pixels) reads any grid without
+  stickers; ``--refine`` takes them as rough taps and moves them onto the board's printed lines.
+  A profile calibrated with ``--corners`` keeps them: later pictures of that fixed camera need none.
+- Letters: a profile's letters are its own (each learnt colour has one letter and one name), and
+  ``read`` says them. Given on the command line they default to the app's (R red, B blue,
+  G green, Y yellow, W white, K black); Go data's ``B`` for black is given as ``--peg
+  B=black:IMAGE`` or, for ``--labelled`` rows, ``--letters B=black,W=white``.
 - ``calibrate --out FILE (--camera SPEC | --empty IMAGE --peg [R=]red:IMAGE ...) [--plan]`` walks
   the app's guided calibration (``app/commands/vision_calibrate.py``): the empty board, then per
-  colour one peg in the hole it names; ``--labelled IMAGE=ROWS.txt ...`` instead learns from
-  pictures with their ground truth (grids read by ``--corners``).
+  colour one peg in the hole it names; a board without stickers is found by ``--grid --corners
+  [--refine]`` once, and the corners are saved in the profile; ``--labelled IMAGE=ROWS.txt ...``
+  instead learns from pictures with their ground truth.
 - ``watch [--camera SPEC] [--show] [--save DIR]`` runs the live reader and prints each released
   reading; ``--show`` shows the camera with what it sees drawn on it (needs an OpenCV with
   windows), ``--save`` writes every such frame as PNG.
@@ -20,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +74,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="IMAGE=ROWS",
         help="a picture and a text file with one row of letters per line (. empty)",
     )
+    cal.add_argument(
+        "--letters",
+        metavar="L=NAME,...",
+        help="the colours the --labelled letters stand for, e.g. B=black,W=white for Go data (default:"
+        " R red, B blue, G green, Y yellow, W white, K black)",
+    )
 
     watch = sub.add_parser("watch", help="run the live reader; print readings, optionally save frames")
     _common(watch)
@@ -78,7 +92,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", help="the board profile (default: the app's camera profile)")
     parser.add_argument("--grid", help="ROWSxCOLS of a grid read without stickers, e.g. 19x19")
-    parser.add_argument("--corners", help='"x,y x,y x,y x,y": the TL, TR, BR, BL grid points in pixels')
+    parser.add_argument(
+        "--corners",
+        help='"x,y x,y x,y x,y": the TL, TR, BR, BL grid points in pixels (a board without stickers;'
+        " calibrate keeps them in the profile)",
+    )
+    parser.add_argument(
+        "--refine",
+        action="store_true",
+        help="the --corners are rough (taps): move them onto the board's printed lines first",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -138,7 +161,35 @@ def _check_grid_args(args: argparse.Namespace) -> list[tuple[float, float]] | No
     corners = _corners(args.corners)
     if (corners is None) != (args.grid is None):
         raise UsageError(tr("--grid and --corners go together"))
+    if args.refine and corners is None:
+        raise UsageError(tr("--refine moves --corners onto the printed lines: give --grid and --corners"))
     return corners
+
+
+def _refined(
+    args: argparse.Namespace, image: Any, corners: list[tuple[float, float]]
+) -> list[tuple[float, float]]:
+    """The corners as given, or (``--refine``) moved onto the board's printed lines."""
+    if not args.refine:
+        return corners
+    from vision.grid_refine import GridNotFound, refine_corners
+    from vision.profile import parse_grid
+
+    rows, cols = parse_grid(args.grid)
+    try:
+        return refine_corners(image, corners, rows, cols)
+    except GridNotFound:
+        raise UsageError(
+            tr(
+                "--refine: no printed grid lines found near --corners: give the four outer grid points"
+                " (TL, TR, BR, BL) within half a line spacing, or drop --refine on a board without lines"
+            )
+        ) from None
+
+
+def letter_names(profile: BoardProfile) -> dict[str, str]:
+    """Each letter the profile reads and the colour it stands for (``B`` may be blue or black)."""
+    return {c.letter: c.name for c in profile.colours}
 
 
 # -- read ------------------------------------------------------------------------------------
@@ -149,18 +200,37 @@ def _read(args: argparse.Namespace) -> int:
     profile = _profile(args, must_exist=True)
     if not profile.calibrated:
         raise UsageError(tr("the profile is not calibrated: run table99 vision calibrate first"))
-    result = read_image(_image(args.image), profile, corners)
+    image = _image(args.image)
+    if corners is not None:
+        corners = _refined(args, image, corners)
+    if corners is None and profile.picture_corners is None and len(profile.markers) < 2:
+        raise UsageError(
+            tr(
+                "the profile has no stickers and no corners: give --grid ROWSxCOLS --corners"
+                ' "x,y x,y x,y x,y" (the outer grid points, TL TR BR BL), or calibrate with them once'
+            )
+        )
+    result = read_image(image, profile, corners)
     cols = profile.cols
     holes = [result.letters[r * cols : (r + 1) * cols] for r in range(profile.rows)]
     unsure = [[i // cols, i % cols] for i in result.unsure]
+    names = letter_names(profile)
     if args.json:
-        print(json.dumps({"holes": holes, "unsure": unsure}))
+        print(json.dumps({"holes": holes, "unsure": unsure, "colours": names}))
     else:
         for row in holes:
             print(" ".join(row))
+        print(", ".join(f"{letter} = {colour_word(name)}" for letter, name in names.items()))
         if unsure:
             print(tr("unsure: {holes}", holes=", ".join(f"({r},{c})" for r, c in unsure)))
     return 0
+
+
+def colour_word(name: str) -> str:
+    """A colour's name in the app's language (a name it does not know as it is)."""
+    from app.games.board99.game import colour_name
+
+    return colour_name(name)
 
 
 # -- calibrate -------------------------------------------------------------------------------
@@ -171,11 +241,18 @@ def _calibrate(args: argparse.Namespace) -> int:
 
     corners = _check_grid_args(args)
     profile = _profile(args, must_exist=bool(args.profile))
-    if not args.labelled:
-        if corners is not None:
-            raise UsageError(
-                tr("the guided calibration finds the board by its stickers: use --labelled with --grid")
+    if corners is not None:  # a board without stickers: its corners kept for the fixed camera
+        if args.refine:  # refined on the first picture of the board
+            first = (args.labelled[0].partition("=")[0] if args.labelled else None) or (
+                args.empty[0] if args.empty else None
             )
+            if first is None:
+                raise UsageError(tr("--refine: give --empty or --labelled pictures to find the lines on"))
+            corners = _refined(args, _image(first), corners)
+        profile = replace(profile, picture_corners=(corners[0], corners[1], corners[2], corners[3]))
+    if args.letters and not args.labelled:
+        raise UsageError(tr("--letters names the --labelled letters; with --peg give LETTER=NAME:IMAGE"))
+    if not args.labelled:
         try:
             return run(args, profile, _image)
         except CalibrateError as exc:
@@ -194,7 +271,7 @@ def _calibrate(args: argparse.Namespace) -> int:
             letters = _letters_file(rows_file, profile.rows, profile.cols)
             result = shot(image)
             labelled.append((result.features, letters))
-        profile = learn_labelled(profile, labelled)
+        profile = learn_labelled(profile, labelled, names=label_names(args.letters))
     if args.empty:
         shots = [shot(p) for p in args.empty]
         profile = learn_empty(profile, [s.features for s in shots])
@@ -205,6 +282,26 @@ def _calibrate(args: argparse.Namespace) -> int:
     profile.save(args.out)
     print(tr("profile written to {path}", path=args.out))
     return 0
+
+
+def label_names(text: str | None) -> dict[str, str]:
+    """``--letters L=NAME,...`` over the app's letters: what each letter of the rows files is.
+
+    Go data writes ``B`` for black, the app ``B`` for blue (and ``K`` for black): the profile
+    keeps each letter's name, so whichever is chosen, ``read`` says which colour a letter is."""
+    from app.games.board99.calibration_texts import colours_to_learn
+
+    names = {letter: name for letter, name in colours_to_learn()}
+    for item in (text or "").split(","):
+        if not item.strip():
+            continue
+        letter, sep, name = item.strip().partition("=")
+        if not sep or len(letter) != 1 or not letter.isalpha() or not name.strip():
+            raise UsageError(
+                tr("--letters: expected L=NAME,... like B=black,W=white, got {item}", item=repr(item))
+            )
+        names[letter] = name.strip().lower()
+    return names
 
 
 def _show(cv2: Any, image: Any) -> None:

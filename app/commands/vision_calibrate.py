@@ -16,7 +16,8 @@ sentence saying what to change. Two ways to give it pictures:
   with the sentence (exit status 2).
 
 The profile keeps its hole geometry (the stickers where ``table99 print-markers`` puts them, or
-the corners a profile made by the app's screen measured; ``--profile``).
+the corners a profile made by the app's screen measured; ``--profile``). A board without stickers
+is located by ``--grid --corners [--refine]`` (``app/commands/vision.py``), kept in the profile.
 """
 
 from __future__ import annotations
@@ -87,6 +88,18 @@ def say(outcome: Outcome) -> str:
     return message_text(outcome.message, outcome.values)
 
 
+def refusal(outcome: Outcome, profile: BoardProfile) -> str:
+    """A refused step's one line for the terminal: the screen's sentence, but a board without
+    stickers is told the command line's fix (the screen asks for four taps instead)."""
+    if outcome.message == "stickers-not-found" and profile.picture_corners is None:
+        return tr(
+            "No stickers seen on the board. Put them in view, or for a board without stickers give"
+            ' --grid ROWSxCOLS --corners "x,y x,y x,y x,y" (its four outer grid points, TL TR BR BL;'
+            " add --refine for rough ones) once: they are saved with the profile."
+        )
+    return say(outcome)
+
+
 def from_files(
     profile: BoardProfile,
     empty: list[str],
@@ -101,9 +114,9 @@ def from_files(
     session = CalibrationSession(profile, [(letter, name) for letter, name, _images in steps])
     session.keep_corners()
     outcome = session.learn_empty([load(p) for p in empty])
-    out(say(outcome))
     if not outcome.ok:
-        raise CalibrateError(say(outcome))
+        raise CalibrateError(refusal(outcome, session.profile))
+    out(say(outcome))
     for _letter, name, images in steps:
         where = session.hole_words(session.target_hole or 0)
         out(tr("{colour}: the peg in row {row}, column {column}", colour=message_colour(name), **where))
@@ -208,7 +221,7 @@ def run(args: argparse.Namespace, profile: BoardProfile, load: Callable[[str], A
         session.keep_corners()
         outcome = session.learn_empty([load(p) for p in args.empty])
         if not outcome.ok:
-            raise CalibrateError(say(outcome))
+            raise CalibrateError(refusal(outcome, session.profile))
         for line in plan_lines(session):
             out(line)
         if not args.peg:  # the holes go by the order of the colours learnt: files may skip some

@@ -1,5 +1,9 @@
 """Camera calibration: touch the four corner holes, learn the empty board and each peg colour.
 
+A board without stickers (issue 30, point 6) is found by four taps on its corner points instead:
+the session moves them onto the board's printed lines, this screen draws that grid over the
+picture, and the user confirms it ("Grid is right") or taps again before the empty board.
+
 The shell links this screen from settings when it imports (``make_screen``). The steps are
 :class:`vision.calibration_session.CalibrationSession` (UI-free, unit-tested); this screen shows
 the live camera picture with what the reader sees drawn on it, forwards touches on the picture
@@ -56,6 +60,35 @@ def mark_hole(frame: Any, image_from_grid: Any, profile: Any, hole: int) -> None
     cv2.circle(frame, centre, radius, (255, 255, 255), 3, cv2.LINE_AA)
 
 
+def draw_grid(frame: Any, image_from_grid: Any, rows: int, cols: int) -> None:
+    """The grid the taps were turned into, over the picture, for the user to confirm: every line
+    thin and yellow, and a ring on each corner point."""
+    import cv2
+    import numpy as np
+
+    from vision.sampling import project
+
+    def px(u: float, v: float) -> tuple[int, int]:
+        x, y = project(image_from_grid, np.array([[u, v]], dtype=np.float64))[0]
+        return round(float(x)), round(float(y))
+
+    lines = [((0, r), (cols - 1, r)) for r in range(rows)] + [((c, 0), (c, rows - 1)) for c in range(cols)]
+    for a, b in lines:  # thin: the board's own lines stay visible beside a grid that is off
+        cv2.line(frame, px(*a), px(*b), (0, 220, 255), 1, cv2.LINE_AA)
+    for u, v in ((0, 0), (cols - 1, 0), (cols - 1, rows - 1), (0, rows - 1)):
+        cv2.circle(frame, px(u, v), 12, (0, 0, 0), 5, cv2.LINE_AA)
+        cv2.circle(frame, px(u, v), 12, (0, 220, 255), 3, cv2.LINE_AA)
+
+
+def mark_taps(frame: Any, taps: list[tuple[float, float]]) -> None:
+    """A ring where each corner was tapped so far (the user sees which corners are done)."""
+    import cv2
+
+    for x, y in taps:
+        cv2.circle(frame, (round(x), round(y)), 10, (0, 0, 0), 5, cv2.LINE_AA)
+        cv2.circle(frame, (round(x), round(y)), 10, (0, 220, 255), 3, cv2.LINE_AA)
+
+
 class CameraCalibrationScreen(Screen):
     def __init__(
         self,
@@ -80,6 +113,7 @@ class CameraCalibrationScreen(Screen):
         self._event: Any = None
         self.message = ""
         self.values: dict[str, Any] = {}
+        self.stickers_seen = True  # in the latest frame, while the corners are asked for
         root = BoxLayout(orientation="horizontal", spacing=8, padding=8)
         Background.paint(root)
         # invisible until a frame arrives: an Image without a texture is a glaring white box
@@ -174,6 +208,13 @@ class CameraCalibrationScreen(Screen):
             return
         self.frame = frame
         self.recent.append(frame)
+        from vision.calibration_session import Step
+
+        if self.session.step is Step.CORNERS and not self.session.grid_to_confirm:
+            seen = self.session.image_from_board(frame) is not None
+            if seen != self.stickers_seen:  # no stickers: the words ask for the board's corners
+                self.stickers_seen = seen
+                self.refresh()
         self._show(self._annotated(frame))
 
     def _annotated(self, frame: Any) -> Any:
@@ -181,6 +222,20 @@ class CameraCalibrationScreen(Screen):
         from vision.reader import read_image
 
         profile = self.session.profile
+        if self.session.grid_to_confirm and profile.picture_corners is not None:
+            from vision.sampling import homography_from_corners
+
+            out = frame.copy()
+            draw_grid(
+                out,
+                homography_from_corners(list(profile.picture_corners), profile.rows, profile.cols),
+                profile.rows,
+                profile.cols,
+            )
+            return out
+        if self.session.corners:
+            frame = frame.copy()
+            mark_taps(frame, self.session.corners)
         try:
             result = read_image(frame, profile)
             if not profile.calibrated:
@@ -234,6 +289,11 @@ class CameraCalibrationScreen(Screen):
         step = self.session.step
         if self.frame is None and step in (Step.EMPTY, Step.COLOUR):
             self.message = "no-camera"
+        elif step is Step.CORNERS and self.session.grid_to_confirm:
+            self._said(self.session.confirm_grid())
+        elif step is Step.CORNERS and not self._can_keep():
+            self.session.corners = []  # a board without stickers has no holes to keep: tap again
+            self.message = ""
         elif step is Step.CORNERS:
             self.session.keep_corners()
             self.message = ""
@@ -244,6 +304,10 @@ class CameraCalibrationScreen(Screen):
         elif step is Step.DONE:
             self._said(self.session.save(self.save_to))
         self.refresh()
+
+    def _can_keep(self) -> bool:
+        """Whether the holes can be kept: stickers in view, or a grid saved for this camera."""
+        return self.stickers_seen or self.session.profile.picture_corners is not None
 
     def _said(self, outcome: Any) -> None:
         self.message, self.values = outcome.message, dict(outcome.values)
@@ -272,7 +336,22 @@ class CameraCalibrationScreen(Screen):
         number = {Step.CORNERS: 1, Step.EMPTY: 2, Step.COLOUR: 3, Step.DONE: 4}[step]
         self.title.text = tr("Camera calibration: step {n} of 4", n=number)
         self.secondary.text = tr("Start again")
-        if step is Step.CORNERS:
+        if step is Step.CORNERS and session.grid_to_confirm:
+            self.instruction.text = tr(
+                "The grid is drawn over the picture. If its lines lie on the board's, tap Grid is right;"
+                " if not, tap the four corners again."
+            )
+            self.primary.text = tr("Grid is right")
+        elif step is Step.CORNERS and not self.stickers_seen:
+            index = len(session.corners)
+            self.instruction.text = tr(
+                "No stickers seen. Tap the board's {corner} corner point on the picture ({n} of 4):"
+                " roughly is enough, the grid is then found on the board's lines.",
+                corner=corner_word(index),
+                n=index + 1,
+            )
+            self.primary.text = tr("Keep the holes") if self._can_keep() else tr("Clear the taps")
+        elif step is Step.CORNERS:
             index = len(session.corners)
             self.instruction.text = tr(
                 "Touch the {corner} corner hole on the picture ({n} of 4), or keep the holes as they are"
