@@ -392,8 +392,9 @@ install_udev_rule() {
   fi
   put_file "$rule" "$UDEV_RULE" 0644
   if [ "$LAST" = 1 ]; then
-    sys udevadm control --reload-rules
-    sys udevadm trigger --subsystem-match=tty
+    # No udevd (a container, a chroot): the rule is there and takes effect when udevd next starts.
+    { sys udevadm control --reload-rules && sys udevadm trigger --subsystem-match=tty; } 2>/dev/null \
+      || log "warning: udevd did not reload its rules (not running here?); the rule applies from the next boot"
   fi
 }
 
@@ -582,7 +583,7 @@ do_uninstall() {
   fi
   if [ -e "$R$UDEV_RULE" ]; then
     remove "$UDEV_RULE"
-    sys udevadm control --reload-rules
+    sys udevadm control --reload-rules 2>/dev/null || true
   fi
   # The record ($STATE, in $APP_DIR) goes last: an uninstall stopped half-way can be run again.
   remove "$AUTOSTART" "$CONFIG_DIR" "$VENV" "$DESKTOP_LAUNCHER"
