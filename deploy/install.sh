@@ -153,6 +153,12 @@ unit_files() {
   fi
 }
 
+# Whether systemd runs this system (sd_booted's test). Not in a chroot or an image being prepared:
+# the unit then takes effect when that system boots. In a scratch root the stand-ins answer.
+systemd_running() {
+  [ "$SCRATCH" = 1 ] || [ -d /run/systemd/system ]
+}
+
 unit_enabled() {
   if [ "$SCRATCH" = 1 ]; then
     [ -L "$R/etc/systemd/system/multi-user.target.wants/table99.service" ]
@@ -287,8 +293,9 @@ install_packages() {
   done
   [ ${#required[@]} -eq 0 ] || die "apt's archives here have no ${required[*]//|/ or }, which Table99 needs (is this Debian or Raspberry Pi OS, bookworm or newer?)"
   if [ ${#lost[@]} -gt 0 ]; then
-    log "not in this system's apt archives (they come from the Raspberry Pi archive): ${lost[*]}"
-    for entry in "${lost[@]}"; do log "  without $entry: $(optional_loss "$entry")"; done
+    for entry in "${lost[@]}"; do
+      log "no $entry in this system's apt archives (it is in the Raspberry Pi archive): $(optional_loss "$entry")"
+    done
     if [ "$REQUIRE_CAMERA" = 1 ] && in_list python3-picamera2 " ${lost[*]} "; then
       die "--require-camera: apt has no python3-picamera2 here (add the Raspberry Pi archive, or leave out --require-camera)"
     fi
@@ -488,7 +495,7 @@ EOF
     rmdir "$R$DROPIN_DIR" 2>/dev/null || true
     unit_changed=1
   fi
-  [ "$unit_changed" = 0 ] || sys systemctl daemon-reload
+  [ "$unit_changed" = 0 ] || ! systemd_running || sys systemctl daemon-reload
 
   if [ "$MODE" = console ]; then
     remove "$AUTOSTART" "$DESKTOP_LAUNCHER"
@@ -532,7 +539,7 @@ EOF
 }
 
 restart_if_running() {
-  [ "$SCRATCH" = 0 ] || return 0
+  [ "$SCRATCH" = 0 ] && systemd_running || return 0
   if [ "$MODE" = console ] && systemctl --quiet is-active table99.service; then
     [ "$CHANGED" = 0 ] || { log "restarting table99.service"; systemctl restart table99.service; }
   fi
@@ -573,13 +580,13 @@ do_install() {
 
 do_uninstall() {
   read_state
-  if [ "$SCRATCH" = 0 ]; then
-    systemctl --quiet is-active table99.service && systemctl stop table99.service
+  if [ "$SCRATCH" = 0 ] && systemd_running && systemctl --quiet is-active table99.service; then
+    systemctl stop table99.service
   fi
   if [ -e "$R$UNIT" ]; then
     unit_enabled && unit_files disable table99.service
     remove "$UNIT" "$DROPIN_DIR"
-    sys systemctl daemon-reload
+    ! systemd_running || sys systemctl daemon-reload
   fi
   if [ -e "$R$UDEV_RULE" ]; then
     remove "$UDEV_RULE"

@@ -113,7 +113,8 @@ fresh_root() {
   # as Raspberry Pi OS's 010_pi-nopasswd), the archive. And this machine's way to the registries:
   # its apt settings and CA bundle (apt and pip inside then reach what they reach here).
   echo "table99-$suite" >"$ROOT/etc/hostname"
-  printf '127.0.0.1 localhost\n127.0.1.1 table99-%s\n' "$suite" >"$ROOT/etc/hosts"
+  # (a chroot shares this machine's host name: sudo inside wants to resolve it)
+  printf '127.0.0.1 localhost\n127.0.1.1 table99-%s %s\n' "$suite" "$(hostname)" >"$ROOT/etc/hosts"
   cat >"$ROOT/etc/apt/sources.list" <<EOF
 deb $MIRROR $suite main
 deb $MIRROR $suite-updates main
@@ -336,31 +337,49 @@ comes_back_after_sigkill() {
 stops() {
   local start took
   start=$(date +%s.%N)
-  as_pi_inside "sudo systemctl stop table99" || return 1
+  inside systemctl stop table99
   took=$(echo "$(date +%s.%N) - $start" | bc)
   NOTE="stopped in $(printf '%.1f' "$took") s"
-  [ "$(inside systemctl is-active table99)" != active ] && [ "$(echo "$took <= 5" | bc)" = 1 ]
+  [ "$(inside systemctl is-active table99)" != active ] || return 1
+  inside journalctl -u table99 -o short-precise --no-pager | tail -n 4
+  [ "$(echo "$took <= 5" | bc)" = 1 ]
 }
 
-# The rule against a fake Pico: a sysfs tree of its own (a private mount namespace in the container)
-# with a USB parent 2e8a:0005 and a ttyACM child; udevadm test prints what the rules make of it.
-udev_rule_matches() {
-  local out
+# The printed "sudo systemctl ..." work as pi (start was checked above).
+pi_can_stop_and_start() {
+  as_pi_inside "sudo systemctl stop table99" && [ "$(inside systemctl is-active table99)" != active ] \
+    && as_pi_inside "sudo systemctl start table99" && inside systemctl is-active table99
+}
+
+# The rule against a fake Pico: a sysfs tree of its own (tmpfs over /sys, /dev and /run of the root, in
+# a private mount namespace) with a USB parent 2e8a:0005 and a ttyACM child, and a CH340 (1a86:7523)
+# beside it; udevadm test prints what the rules make of each. (systemd checks that a device is on a
+# real sysfs: SYSTEMD_DEVICE_VERIFY_SYSFS=0 lets it read the fake one.)
+fake_serial() {  # fake_serial VENDOR PRODUCT: udevadm test's words for that device
   # shellcheck disable=SC2016  # the script's $variables are the inner shell's
-  out=$(inside unshare --mount --propagation private /bin/sh -c '
+  unshare --mount --propagation private /bin/sh -c '
     set -e
-    mount -t tmpfs none /sys
-    usb=/sys/devices/platform/fake/usb1/1-1; tty=$usb/1-1:1.0/tty/ttyACM7
-    mkdir -p "$usb" "$tty" /sys/bus/usb /sys/class/tty
-    : >"$usb/uevent"; : >"$usb/1-1:1.0/uevent"
-    echo 2e8a >"$usb/idVendor"; echo 0005 >"$usb/idProduct"; echo usb_device >"$usb/devtype"
-    ln -s /sys/bus/usb "$usb/subsystem"
-    printf "MAJOR=166\nMINOR=7\nDEVNAME=ttyACM7\n" >"$tty/uevent"
-    echo 166:7 >"$tty/dev"
-    ln -s /sys/class/tty "$tty/subsystem"
-    udevadm test --action=add /devices/platform/fake/usb1/1-1/1-1:1.0/tty/ttyACM7 2>&1' 2>&1) || true
-  grep -E 'table99|ID_MM_DEVICE_IGNORE|GROUP|MODE' <<<"$out" | head -n 12
-  grep -q 'table99-board' <<<"$out" && grep -q 'ID_MM_DEVICE_IGNORE=1' <<<"$out"
+    for dir in sys dev run; do mount -t tmpfs none "$1/$dir"; done
+    exec chroot "$1" /bin/sh -c "
+      usb=/sys/devices/platform/fake/usb1/1-1; tty=\$usb/1-1:1.0/tty/ttyACM7
+      mkdir -p \$tty /sys/bus/usb /sys/class/tty
+      : >\$usb/uevent; : >\$usb/1-1:1.0/uevent
+      echo $2 >\$usb/idVendor; echo $3 >\$usb/idProduct
+      ln -s /sys/bus/usb \$usb/subsystem; ln -s /sys/class/tty \$tty/subsystem
+      printf \"MAJOR=166\\nMINOR=7\\nDEVNAME=ttyACM7\\n\" >\$tty/uevent
+      SYSTEMD_DEVICE_VERIFY_SYSFS=0 udevadm test --action=add \$tty 2>&1"' sh "$ROOT" "$1" "$2"
+}
+
+udev_rule_matches() {
+  local pico other
+  pico=$(fake_serial 2e8a 0005)
+  other=$(fake_serial 1a86 7523)
+  grep -E '99-table99-board.rules|^DEVLINKS|^ID_MM' <<<"$pico"
+  if ! grep -q '^DEVLINKS=.*/dev/table99-board' <<<"$pico" || ! grep -q '^ID_MM_DEVICE_IGNORE=1' <<<"$pico"; then
+    echo "the Pico got no /dev/table99-board"; return 1
+  fi
+  ! grep -q '^DEVLINKS=.*table99-board' <<<"$other" || { echo "another serial adapter got /dev/table99-board"; return 1; }
+  NOTE="Pico linked, a CH340 not"
 }
 
 poweroff() {
@@ -449,14 +468,15 @@ for suite in "${SUITES[@]}"; do
   step "$suite: README step 4 as pi (apt, clone, install.sh)" readme_install "$suite"
   step "$suite: the printed config checks work as pi" printed_commands_work "$suite"
   step "$suite: second run changes nothing" second_run_changes_nothing
+  step "$suite: udev rule matches a fake Pico (udevadm test)" udev_rule_matches
   if [ "$suite" = bookworm ]; then
     umount_root
     if step "$suite: boot (systemd-nspawn --boot)" boot "$suite"; then
       step "$suite: service starts, app reaches its main loop" service_starts
       step "$suite: sandbox and StateDirectory on the live process" sandbox_holds
       step "$suite: Restart= after SIGKILL (<= 10 s)" comes_back_after_sigkill
-      step "$suite: udev rule matches a fake Pico (udevadm test)" udev_rule_matches
       step "$suite: systemctl stop (<= 5 s)" stops
+      step "$suite: pi's sudo systemctl stop / start" pi_can_stop_and_start
     fi
     step "$suite: poweroff" poweroff
     mount_root
