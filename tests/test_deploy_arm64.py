@@ -23,7 +23,7 @@ from packaging.utils import canonicalize_name
 
 from tests.test_deploy import DEPLOY, Pi, snapshot
 from tests.test_deploy import source as source  # the still copy of the checkout (a fixture)
-from tests.test_deploy_support import CHANGING, RASPBERRY_PI_OS_GROUPS, make_stubs
+from tests.test_deploy_support import CHANGING, make_stubs
 
 # What Debian bookworm's arm64 archive has of the installer's packages: all but the two that only the
 # Raspberry Pi archive has (python3-lgpio, python3-picamera2); libasound2 under its bookworm name.
@@ -225,7 +225,8 @@ def as_users(tmp_path: Path, commands: list[str]) -> list[tuple[int, str, bool]]
         runs.append(f"cd /home/pi && setpriv --reuid={uid} --regid={uid} --clear-groups "
                     f"env -i PATH=/usr/bin:/bin HOME={home} LANG=C.UTF-8 sh -c '{rest}' 2>&1; "
                     f"echo \"STATUS $?\"; "
-                    f"echo ===; ls -d /home/pi/.local/share/table99 2>/dev/null; rm -rf /home/pi/.local; echo ===END")
+                    f"echo ===; ls -d /home/pi/.local/share/table99 2>/dev/null; rm -rf /home/pi/.local; "
+                    f"echo ===END")
     done = subprocess.run(["unshare", "--mount", "--propagation", "private", "bash", "-c",
                            setup + "\n".join(runs)], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -375,7 +376,3 @@ def test_a_lock_without_apts_numpy_stops_the_install(tmp_path: Path, source: Pat
     assert "apt's numpy is 1.24.2 (Python 3.11) but deploy/requirements.lock has 1.26.4" in done.stderr, \
         done.stderr
 
-
-def test_the_groups_wanted_are_raspberry_pi_oss() -> None:
-    text = (DEPLOY / "install.sh").read_text()
-    assert f"GROUPS_WANTED=({' '.join(RASPBERRY_PI_OS_GROUPS)})" in text
