@@ -106,6 +106,7 @@ fresh_root() {
       || { tail -n 20 "$WORK/debootstrap-$suite.log"; return 1; }
     mv "$base.tmp" "$base"
   fi
+  ROOT=$root kill_in_root
   rm -rf "$root"
   cp -a "$base" "$root"
   ROOT=$root
@@ -464,8 +465,20 @@ kills_leave_nothing() {
 
 # --- the rehearsal --------------------------------------------------------------------------------
 
+# Whatever still runs in the root (sudo's commands have their own session, so a stopped rehearsal
+# can leave them behind).
+kill_in_root() {
+  [ -n "${ROOT:-}" ] || return 0
+  local proc
+  for proc in /proc/[0-9]*; do
+    [ "$(readlink "$proc/root" 2>/dev/null)" = "$ROOT" ] && kill -9 "${proc#/proc/}" 2>/dev/null
+  done
+  return 0
+}
+
 cleanup() {
   poweroff 2>/dev/null || true
+  kill_in_root
   umount_root
 }
 trap cleanup EXIT
