@@ -32,10 +32,10 @@ PACKAGE_PARTS=(pyproject.toml README.md rules hardware firmware_bridge vision ap
 # touch panel; audio: ALSA's sound devices for the spoken announcements ([app] sound = true), which a
 # service outside a desktop session gets no other way.
 GROUPS_WANTED=(gpio dialout video render input audio)
-# System packages. "a|b": the first of these names the archive has (Debian 13 renamed libasound2).
+# System packages. "a|b": the first of these names the archive has (Debian 13 renamed some: t64).
 APT_PACKAGES=(
   python3 python3-venv python3-numpy python3-serial
-  libgl1 libegl1 libgles2 libgbm1 libdrm2 libgl1-mesa-dri libmtdev1 libudev1 "libasound2t64|libasound2"
+  libgl1 libegl1 libgles2 libgbm1 libdrm2 libgl1-mesa-dri "libmtdev1t64|libmtdev1" libudev1 "libasound2t64|libasound2"
   espeak-ng
 )
 # Only in the Raspberry Pi archive (archive.raspberrypi.com), which Raspberry Pi OS has and plain

@@ -78,11 +78,14 @@ def test_a_missing_package_the_app_needs_is_a_one_line_error(tmp_path: Path, sou
     assert "apt's archives here have no espeak-ng, which Table99 needs" in done.stderr
 
 
-def test_trixie_names_libasound2t64(tmp_path: Path, source: Path) -> None:
-    pi = debian_pi(tmp_path, source, archive=[*DEBIAN, "libasound2t64"])
+def test_trixie_names_libasound2t64_and_libmtdev1t64(tmp_path: Path, source: Path) -> None:
+    """Debian 13 renamed them (64-bit time); the old names are not in its archive."""
+    trixie = [p for p in DEBIAN if p not in ("libasound2", "libmtdev1")] + ["libasound2t64", "libmtdev1t64"]
+    pi = debian_pi(tmp_path, source, archive=trixie)
     pi.run()
     install = next(c for c in pi.last_calls if c.startswith("apt-get install")).split()
-    assert "libasound2t64" in install and "libasound2" not in install
+    assert {"libasound2t64", "libmtdev1t64"} <= set(install)
+    assert not {"libasound2", "libmtdev1"} & set(install)
 
 
 # --- point 2: a run killed at any step keeps the uninstall record -----------------------------------
