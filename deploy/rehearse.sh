@@ -375,11 +375,16 @@ udev_rule_matches() {
   local pico other
   pico=$(fake_serial 2e8a 0005)
   other=$(fake_serial 1a86 7523)
-  grep -E '99-table99-board.rules|^DEVLINKS|^ID_MM' <<<"$pico"
-  if ! grep -q '^DEVLINKS=.*/dev/table99-board' <<<"$pico" || ! grep -q '^ID_MM_DEVICE_IGNORE=1' <<<"$pico"; then
+  # systemd 252 prints "LINK 'table99-board'" and DEVLINKS=; 257 "Added SYMLINK 'table99-board'",
+  # its properties indented
+  grep -E "99-table99-board.rules|DEVLINKS|ID_MM" <<<"$pico"
+  if ! grep -Eq "LINK 'table99-board'|^ *DEVLINKS=.*/dev/table99-board" <<<"$pico" \
+      || ! grep -Eq '^ *ID_MM_DEVICE_IGNORE=1' <<<"$pico"; then
     echo "the Pico got no /dev/table99-board"; return 1
   fi
-  ! grep -q '^DEVLINKS=.*table99-board' <<<"$other" || { echo "another serial adapter got /dev/table99-board"; return 1; }
+  if grep -Eq "LINK 'table99-board'|^ *DEVLINKS=.*table99-board" <<<"$other"; then
+    echo "another serial adapter got /dev/table99-board"; return 1
+  fi
   NOTE="Pico linked, a CH340 not"
 }
 
