@@ -24,6 +24,7 @@ MODE=auto
 DESKTOP_USER=""
 ROTATION=""
 USE_APT=1
+REQUIRE_CAMERA=0
 STUBS=${TABLE99_STUBS:-}
 # What goes into the Python package (pyproject.toml's packages, plus what it reads to build).
 PACKAGE_PARTS=(pyproject.toml README.md rules hardware firmware_bridge vision app deploy)
@@ -31,12 +32,21 @@ PACKAGE_PARTS=(pyproject.toml README.md rules hardware firmware_bridge vision ap
 # touch panel; audio: ALSA's sound devices for the spoken announcements ([app] sound = true), which a
 # service outside a desktop session gets no other way.
 GROUPS_WANTED=(gpio dialout video render input audio)
+# System packages. "a|b": the first of these names the archive has (Debian 13 renamed some: t64).
 APT_PACKAGES=(
-  python3 python3-venv python3-numpy python3-lgpio python3-serial
-  python3-picamera2
-  libgl1 libegl1 libgles2 libgbm1 libdrm2 libgl1-mesa-dri libmtdev1 libudev1 libasound2
+  python3 python3-venv python3-numpy python3-serial
+  libgl1 libegl1 libgles2 libgbm1 libdrm2 libgl1-mesa-dri "libmtdev1t64|libmtdev1" libudev1 "libasound2t64|libasound2"
   espeak-ng
 )
+# Only in the Raspberry Pi archive (archive.raspberrypi.com), which Raspberry Pi OS has and plain
+# Debian has not: without them the install goes on, and says once what is then off.
+APT_OPTIONAL=(python3-lgpio python3-picamera2)
+optional_loss() {
+  case "$1" in
+    python3-lgpio) echo "gpiozero's lgpio pin factory is off (a GPIO board on a Pi 5 needs it; older Pis fall back to gpiozero's native pins)" ;;
+    python3-picamera2) echo "the Pi camera is off (--camera picamera; a USB camera through OpenCV still works)" ;;
+  esac
+}
 
 usage() {
   cat <<'EOF'
@@ -49,6 +59,7 @@ Usage: deploy/install.sh [options]
   --rotation DEGREES   0, 90, 180 or 270: turn the picture (and the touches) for the screen's mounting
   --user NAME          the service user (default: table99)
   --no-apt             do not install system packages (offline re-install)
+  --require-camera     stop when apt has no python3-picamera2 (default: install without the Pi camera)
   --root DIR           scratch root: install under DIR, change nothing else (for rehearsals and tests)
   -h, --help           this help
 EOF
@@ -66,6 +77,7 @@ while [ $# -gt 0 ]; do
     --rotation) [ $# -ge 2 ] || die "--rotation needs a value"; ROTATION=$2; shift ;;
     --user) [ $# -ge 2 ] || die "--user needs a name"; SERVICE_USER=$2; shift ;;
     --no-apt) USE_APT=0 ;;
+    --require-camera) REQUIRE_CAMERA=1 ;;
     --root) [ $# -ge 2 ] || die "--root needs a directory"; ROOT=$2; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option: $1" ;;
@@ -139,6 +151,12 @@ unit_files() {
   else
     systemctl --quiet "$@"
   fi
+}
+
+# Whether systemd runs this system (sd_booted's test). Not in a chroot or an image being prepared:
+# the unit then takes effect when that system boots. In a scratch root the stand-ins answer.
+systemd_running() {
+  [ "$SCRATCH" = 1 ] || [ -d /run/systemd/system ]
 }
 
 unit_enabled() {
@@ -235,19 +253,57 @@ in_list() {  # in_list WORD "space separated list"
 
 # --- install ----------------------------------------------------------------------------------
 
+# Whether apt's archives have PACKAGE (after "apt-get update"). In a scratch root without a stand-in
+# for apt-cache the answer is "yes": nothing is installed there anyway.
+apt_has() {
+  if no_stand_in apt-cache; then return 0; fi
+  # "Candidate: (none)" when it only knows the name; nothing at all when it does not.
+  run_or_stand_in apt-cache policy "$1" 2>/dev/null | grep '^ *Candidate: *[^( ]' >/dev/null
+}
+
 install_packages() {
   [ "$USE_APT" = 1 ] || { log "--no-apt: not checking system packages"; return 0; }
-  local missing=() pkg installed
+  local entry name alternatives names=() missing=() install=() absent=() optional=" ${APT_OPTIONAL[*]} " installed
+  for entry in "${APT_PACKAGES[@]}" "${APT_OPTIONAL[@]}"; do
+    IFS='|' read -r -a alternatives <<<"$entry"
+    names+=("${alternatives[@]}")
+  done
   # One dpkg-query for all of them; packages it has never heard of are simply absent from its answer.
   # shellcheck disable=SC2016  # the ${...} is dpkg-query's format, not the shell's
-  installed=" $(ask dpkg-query -W -f='${Package}=${db:Status-Status} ' "${APT_PACKAGES[@]}" 2>/dev/null || true) "
-  for pkg in "${APT_PACKAGES[@]}"; do
-    in_list "$pkg=installed" "$installed" || missing+=("$pkg")
+  installed=" $(ask dpkg-query -W -f='${Package}=${db:Status-Status} ' "${names[@]}" 2>/dev/null || true) "
+  for entry in "${APT_PACKAGES[@]}" "${APT_OPTIONAL[@]}"; do
+    IFS='|' read -r -a alternatives <<<"$entry"
+    for name in "${alternatives[@]}"; do
+      in_list "$name=installed" "$installed" && continue 2
+    done
+    missing+=("$entry")
   done
   [ ${#missing[@]} -gt 0 ] || return 0
-  log "installing system packages: ${missing[*]}"
-  sys apt-get update
-  DEBIAN_FRONTEND=noninteractive sys apt-get install -y --no-install-recommends "${missing[@]}"
+  sys apt-get update || die "apt-get update failed (no network?); run install.sh again when it works"
+  for entry in "${missing[@]}"; do
+    IFS='|' read -r -a alternatives <<<"$entry"
+    for name in "${alternatives[@]}"; do
+      if apt_has "$name"; then install+=("$name"); continue 2; fi
+    done
+    absent+=("$entry")
+  done
+  local required=() lost=()
+  for entry in "${absent[@]}"; do
+    if in_list "$entry" "$optional"; then lost+=("$entry"); else required+=("$entry"); fi
+  done
+  [ ${#required[@]} -eq 0 ] || die "apt's archives here have no ${required[*]//|/ or }, which Table99 needs (is this Debian or Raspberry Pi OS, bookworm or newer?)"
+  if [ ${#lost[@]} -gt 0 ]; then
+    for entry in "${lost[@]}"; do
+      log "no $entry in this system's apt archives (it is in the Raspberry Pi archive): $(optional_loss "$entry")"
+    done
+    if [ "$REQUIRE_CAMERA" = 1 ] && in_list python3-picamera2 " ${lost[*]} "; then
+      die "--require-camera: apt has no python3-picamera2 here (add the Raspberry Pi archive, or leave out --require-camera)"
+    fi
+  fi
+  [ ${#install[@]} -gt 0 ] || return 0
+  log "installing system packages: ${install[*]}"
+  DEBIAN_FRONTEND=noninteractive sys apt-get install -y --no-install-recommends "${install[@]}" \
+    || die "apt-get could not install ${install[*]} (see its message above); run install.sh again when that is fixed"
   CHANGED=$((CHANGED + 1))
 }
 
@@ -270,13 +326,16 @@ find_desktop_user() {
     || die "desktop mode: no user '$DESKTOP_USER'"
 }
 
+# Each change to users and groups is recorded (write_state) before it is made: a run killed at any
+# point, and every run after it, leave a record from which --uninstall --purge undoes all of it.
 setup_user() {
   if ask getent passwd "$SERVICE_USER" >/dev/null; then
     :
   else
+    STATE_CREATED_USER=$SERVICE_USER
+    write_state
     sys useradd --system --user-group --home-dir "$DATA_DIR" --no-create-home \
       --shell /usr/sbin/nologin --comment "Table99 appliance" "$SERVICE_USER"
-    STATE_CREATED_USER=$SERVICE_USER
     CHANGED=$((CHANGED + 1))
     log "created the service user $SERVICE_USER"
   fi
@@ -288,14 +347,19 @@ setup_user() {
       continue
     fi
     in_list "$group" "$member_of" && continue
+    if ! in_list "$group" "$STATE_GROUPS"; then
+      STATE_GROUPS="${STATE_GROUPS:+$STATE_GROUPS }$group"
+      write_state
+    fi
     sys usermod -a -G "$group" "$SERVICE_USER"
-    in_list "$group" "$STATE_GROUPS" || STATE_GROUPS="${STATE_GROUPS:+$STATE_GROUPS }$group"
     CHANGED=$((CHANGED + 1))
     log "added $SERVICE_USER to the group $group"
   done
   if [ "$MODE" = desktop ]; then
     member_of=" $(ask id -nG "$DESKTOP_USER" 2>/dev/null || true) "
     if ! in_list "$SERVICE_USER" "$member_of"; then
+      STATE_DESKTOP_USER=$DESKTOP_USER
+      write_state
       sys usermod -a -G "$SERVICE_USER" "$DESKTOP_USER"
       CHANGED=$((CHANGED + 1))
       log "added $DESKTOP_USER to the group $SERVICE_USER (shares the games in $DATA_DIR)"
@@ -335,29 +399,37 @@ install_udev_rule() {
   fi
   put_file "$rule" "$UDEV_RULE" 0644
   if [ "$LAST" = 1 ]; then
-    sys udevadm control --reload-rules
-    sys udevadm trigger --subsystem-match=tty
+    # No udevd (a container, a chroot): the rule is there and takes effect when udevd next starts.
+    { sys udevadm control --reload-rules && sys udevadm trigger --subsystem-match=tty; } 2>/dev/null \
+      || log "warning: udevd did not reload its rules (not running here?); the rule applies from the next boot"
   fi
 }
 
 install_python() {
   put_dir "$APP_DIR" 0755
   put_file "$DEPLOY/README.md" "$APP_DIR/README.md" 0644
-  if [ ! -x "$R$VENV/bin/python" ]; then
+  # A venv is trusted only once "python3 -m venv" finished (a run killed inside it left half of one).
+  if [ ! -x "$R$VENV/bin/python" ] || [ ! -e "$R$VENV/.table99-venv-made" ]; then
+    [ ! -e "$R$VENV" ] || rm -rf -- "$R$VENV"
     sys python3 -m venv --system-site-packages "$R$VENV"
+    [ ! -x "$R$VENV/bin/python" ] || : >"$R$VENV/.table99-venv-made"
     CHANGED=$((CHANGED + 1))
     log "made the virtual environment $VENV (it sees apt's picamera2 and numpy)"
   fi
-  local numpy
-  numpy=$(ask python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)
-  {
-    cat "$DEPLOY/constraints.txt"
-    if [ -n "$numpy" ]; then
-      echo "# from apt (python3-numpy): never upgrade it, picamera2's simplejpeg was built for it"
-      echo "numpy==$numpy"
-    fi
-  } | put_text "$APP_DIR/constraints.txt" 0644
-  [ -n "$numpy" ] || log "warning: the system python has no numpy; pip may pick one for the venv"
+  # Every package pip installs, with its version and hashes (deploy/lock.sh wrote it). numpy is
+  # apt's (python3-numpy), seen through --system-site-packages: picamera2's simplejpeg was built
+  # for it, so the lock must name that same version, or pip would put another one in the venv.
+  put_file "$DEPLOY/requirements.lock" "$APP_DIR/requirements.lock" 0644
+  local python_numpy python numpy locked
+  python_numpy=$(ask python3 -c 'import sys, numpy; print("%d.%d" % sys.version_info[:2], numpy.__version__)' \
+    2>/dev/null || true)
+  read -r python numpy <<<"$python_numpy"
+  if [ -n "$numpy" ]; then
+    locked=$(sed -n "s/^numpy==\([^ ;]*\) *;.*python_version == \"$python\".*/\1/p" "$DEPLOY/requirements.lock")
+    [ "$locked" = "$numpy" ] || die "apt's numpy is $numpy (Python $python) but deploy/requirements.lock has ${locked:-no numpy for Python $python}: run deploy/lock.sh with that version"
+  else
+    log "warning: the system python has no numpy; pip puts the locked one in the venv"
+  fi
 
   if [ ! -x "$R$VENV/bin/python" ]; then
     log "scratch root: no venv, so Table99 itself is not installed"
@@ -369,7 +441,7 @@ install_python() {
       find "${PACKAGE_PARTS[@]}" -type f \
         ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 2>/dev/null | LC_ALL=C sort -z \
         | xargs -0 sha256sum 2>/dev/null || true  # a file deleted meanwhile: just a different hash
-      sha256sum <"$R$APP_DIR/constraints.txt"
+      sha256sum <"$R$APP_DIR/requirements.lock"
     } | sha256sum | cut -d' ' -f1)
   if [ -f "$R$VENV/.table99-installed" ] && [ "$(cat "$R$VENV/.table99-installed")" = "$stamp" ]; then
     return 0
@@ -384,10 +456,13 @@ install_python() {
     # below still fails loudly on a broken copy, and the stamp makes the next run install again.
     log "warning: the checkout changed while it was copied; run install.sh again when it is quiet"
   fi
-  "$R$VENV/bin/python" -m pip install --quiet --constraint "$R$APP_DIR/constraints.txt" \
-    "${build}[gpio,serial,vision,web]"
+  # The dependencies, every one pinned and hashed; wheels only (nothing is compiled on the Pi).
+  "$R$VENV/bin/python" -m pip install --quiet --require-hashes --only-binary=:all: \
+    --requirement "$R$APP_DIR/requirements.lock"
+  # Table99 itself, from the copy, with nothing fetched: its build backend (setuptools) is in the lock.
   # Same version number, new code: pip would call it "already satisfied" without --force-reinstall.
-  "$R$VENV/bin/python" -m pip install --quiet --no-deps --force-reinstall "$build"
+  "$R$VENV/bin/python" -m pip install --quiet --no-deps --no-index --no-build-isolation --force-reinstall \
+    "$build"
   rm -rf "$build"
   echo "$stamp" | put_text "$VENV/.table99-installed" 0644
 }
@@ -420,7 +495,7 @@ EOF
     rmdir "$R$DROPIN_DIR" 2>/dev/null || true
     unit_changed=1
   fi
-  [ "$unit_changed" = 0 ] || sys systemctl daemon-reload
+  [ "$unit_changed" = 0 ] || ! systemd_running || sys systemctl daemon-reload
 
   if [ "$MODE" = console ]; then
     remove "$AUTOSTART" "$DESKTOP_LAUNCHER"
@@ -440,8 +515,11 @@ EOF
   fi
 }
 
+# The record, replaced in one step (a copy renamed over it): a kill never leaves half of it.
 write_state() {
-  put_text "$STATE" 0644 <<EOF
+  local tmp
+  tmp=$(mktemp)
+  cat >"$tmp" <<EOF
 # What deploy/install.sh did, so that --uninstall undoes exactly that.
 created_user=$STATE_CREATED_USER
 groups_added=$STATE_GROUPS
@@ -449,13 +527,27 @@ desktop_user=$STATE_DESKTOP_USER
 service_user=$SERVICE_USER
 mode=$MODE
 EOF
+  if [ -f "$R$STATE" ] && cmp -s "$tmp" "$R$STATE"; then
+    rm -f "$tmp"
+    return 0
+  fi
+  mkdir -p "$R$APP_DIR"
+  install -m 0644 "$tmp" "$R$STATE.new"
+  rm -f "$tmp"
+  mv -f "$R$STATE.new" "$R$STATE"
+  CHANGED=$((CHANGED + 1))
 }
 
 restart_if_running() {
-  [ "$SCRATCH" = 0 ] || return 0
+  [ "$SCRATCH" = 0 ] && systemd_running || return 0
   if [ "$MODE" = console ] && systemctl --quiet is-active table99.service; then
     [ "$CHANGED" = 0 ] || { log "restarting table99.service"; systemctl restart table99.service; }
   fi
+}
+
+# The command that checks the config as the service reads it (README step 4 prints the same).
+config_command() {
+  echo "sudo -u $SERVICE_USER env TABLE99_DATA_DIR=$DATA_DIR $VENV/bin/table99 config"
 }
 
 do_install() {
@@ -463,6 +555,7 @@ do_install() {
   choose_mode
   find_desktop_user
   install_packages
+  write_state  # the record exists before anything it names is made
   setup_user
   install_config
   install_udev_rule
@@ -473,7 +566,8 @@ do_install() {
   if [ "$CHANGED" = 0 ]; then
     log "nothing to do: Table99 is installed and up to date"
   else
-    log "done. Check the config with: /opt/table99/venv/bin/table99 config"
+    # As the service user: the config is root:$SERVICE_USER 0640, and the data directory is its own.
+    log "done. Check the config with: $(config_command)"
     if [ "$MODE" = console ]; then
       log "Table99 takes over the screen (tty1) at the next boot, or now with: sudo systemctl start table99"
     else
@@ -486,29 +580,36 @@ do_install() {
 
 do_uninstall() {
   read_state
-  if [ "$SCRATCH" = 0 ]; then
-    systemctl --quiet is-active table99.service && systemctl stop table99.service
+  if [ "$SCRATCH" = 0 ] && systemd_running && systemctl --quiet is-active table99.service; then
+    systemctl stop table99.service
   fi
   if [ -e "$R$UNIT" ]; then
     unit_enabled && unit_files disable table99.service
     remove "$UNIT" "$DROPIN_DIR"
-    sys systemctl daemon-reload
+    ! systemd_running || sys systemctl daemon-reload
   fi
   if [ -e "$R$UDEV_RULE" ]; then
     remove "$UDEV_RULE"
-    sys udevadm control --reload-rules
+    sys udevadm control --reload-rules 2>/dev/null || true
   fi
-  remove "$AUTOSTART" "$APP_DIR" "$CONFIG_DIR"
+  # The record ($STATE, in $APP_DIR) goes last: an uninstall stopped half-way can be run again.
+  remove "$AUTOSTART" "$CONFIG_DIR" "$VENV" "$DESKTOP_LAUNCHER"
   if [ -n "$STATE_DESKTOP_USER" ]; then
-    sys gpasswd -d "$STATE_DESKTOP_USER" "$SERVICE_USER" >/dev/null || true
+    sys gpasswd -d "$STATE_DESKTOP_USER" "$SERVICE_USER" >/dev/null 2>&1 || true
   fi
   if [ -n "$STATE_CREATED_USER" ]; then
-    sys userdel "$STATE_CREATED_USER" || log "warning: could not remove the user $STATE_CREATED_USER"
-    log "removed the service user $STATE_CREATED_USER"
+    if ask getent passwd "$STATE_CREATED_USER" >/dev/null; then
+      sys userdel "$STATE_CREATED_USER" || log "warning: could not remove the user $STATE_CREATED_USER"
+      log "removed the service user $STATE_CREATED_USER"
+    fi
+    # userdel takes the user's own group too, unless another user has it as theirs
+    if ask getent group "$STATE_CREATED_USER" >/dev/null; then
+      sys groupdel "$STATE_CREATED_USER" || log "warning: could not remove the group $STATE_CREATED_USER"
+    fi
   else
     local group
     for group in $STATE_GROUPS; do
-      sys gpasswd -d "$SERVICE_USER" "$group" >/dev/null || true
+      sys gpasswd -d "$SERVICE_USER" "$group" >/dev/null 2>&1 || true
     done
   fi
   if [ "$PURGE" = 1 ]; then
@@ -520,6 +621,7 @@ do_uninstall() {
       log "kept the games in $DATA_DIR (delete them too with: --uninstall --purge)"
     fi
   fi
+  remove "$APP_DIR"
   log "Table99 is uninstalled"
 }
 

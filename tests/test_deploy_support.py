@@ -16,24 +16,31 @@ from pathlib import Path
 
 COMMANDS = (
     "apt-get", "dpkg-query", "getent", "id", "useradd", "usermod", "userdel", "gpasswd",
-    "systemctl", "udevadm", "chown", "python3",
+    "systemctl", "udevadm", "chown", "python3", "apt-cache", "groupdel",
 )
 SYSTEM_NUMPY = "1.24.2"
 
 VENV_PYTHON = """#!/bin/sh
 # the scratch venv's python: logs what pip was asked to do
-printf '%s\\n' "venv-python $*" >> "{log}"
+exec "{program}" venv-python "$@"
 """
+# Commands that change the pretend system: $TABLE99_STUB_KILL_AT=N kills the installer (SIGKILL to
+# its process group) at the Nth of them, before it acts; $TABLE99_STUB_FAIL=NAME makes NAME fail.
+CHANGING = ("apt-get", "useradd", "usermod", "userdel", "groupdel", "gpasswd", "chown", "udevadm",
+            "venv-python")
 
 
 RASPBERRY_PI_OS_GROUPS = ("gpio", "dialout", "video", "render", "input", "audio")
 
 
 def make_stubs(folder: Path, *, groups: tuple[str, ...] = RASPBERRY_PI_OS_GROUPS,
-               users: dict[str, list[str]] | None = None) -> Path:
-    """Write the stub commands into ``folder``; return it (the value for $TABLE99_STUBS)."""
+               users: dict[str, list[str]] | None = None, archive: list[str] | None = None) -> Path:
+    """Write the stub commands into ``folder``; return it (the value for $TABLE99_STUBS).
+
+    ``archive``: the packages apt can install (None: any)."""
     folder.mkdir(parents=True, exist_ok=True)
-    state = {"packages": [], "groups": list(groups), "users": users or {}}
+    state = {"packages": [], "groups": list(groups), "users": users or {}, "archive": archive,
+             "changes": 0}
     (folder / "state.json").write_text(json.dumps(state))
     program = folder / "stub.py"
     program.write_text(f"#!{sys.executable} -S\n" + Path(__file__).read_text())
@@ -59,13 +66,33 @@ def _main(argv: list[str]) -> int:
     state_file = folder / "state.json"
     state = json.loads(state_file.read_text())
     users: dict[str, list[str]] = state["users"]
+    archive: list[str] | None = state.get("archive")
     status = 0
+    changing = name in CHANGING or (name == "python3" and args[:2] == ["-m", "venv"]) or (
+        name == "systemctl" and not {"is-active", "is-enabled"} & set(args))
+    if changing:
+        state["changes"] += 1
+        state_file.write_text(json.dumps(state))
+        if str(state["changes"]) == os.environ.get("TABLE99_STUB_KILL_AT"):
+            os.killpg(os.getpgrp(), 9)  # the whole installer, as a power cut or kill -9 would
+        if name == os.environ.get("TABLE99_STUB_FAIL"):
+            print(f"{name}: failed (a stand-in told to fail)", file=sys.stderr)
+            return 1
     if name == "dpkg-query":  # -W -f='${Package}=${db:Status-Status} ' PACKAGE...
         asked = [a for a in args if not a.startswith("-")]
         print("".join(f"{p}=installed " for p in asked if p in state["packages"]), end="")
         status = 0 if all(p in state["packages"] for p in asked) else 1
     elif name == "apt-get" and args[0] == "install":
-        state["packages"] += [a for a in args[1:] if not a.startswith("-")]
+        wanted = [a for a in args[1:] if not a.startswith("-")]
+        unknown = [p for p in wanted if archive is not None and p not in archive]
+        if unknown:  # as apt-get says it, and with its status
+            print(f"E: Unable to locate package {unknown[0]}", file=sys.stderr)
+            return 100
+        state["packages"] += wanted
+    elif name == "apt-cache" and args[0] == "policy":
+        for package in args[1:]:
+            if archive is None or package in archive:
+                print(f"{package}:\n  Installed: (none)\n  Candidate: 1.0-1\n  Version table:")
     elif name == "getent":
         table, key = args
         known = users if table == "passwd" else state["groups"] + list(users)
@@ -82,6 +109,8 @@ def _main(argv: list[str]) -> int:
         print(" ".join([args[-1], *users[args[-1]]]))
     elif name == "useradd":
         users[args[-1]] = []
+    elif name == "groupdel":
+        pass  # the pretend system's groups of users go with them (userdel)
     elif name == "usermod":
         users[args[-1]].append(args[args.index("-G") + 1])
     elif name == "userdel":
@@ -95,10 +124,10 @@ def _main(argv: list[str]) -> int:
             venv = Path(args[-1])
             (venv / "bin").mkdir(parents=True)
             python = venv / "bin" / "python"
-            python.write_text(VENV_PYTHON.format(log=folder / "calls.log"))
+            python.write_text(VENV_PYTHON.format(program=folder / "stub.py"))
             python.chmod(0o755)
         elif args[:1] == ["-c"] and "numpy" in args[1]:
-            print(SYSTEM_NUMPY)
+            print(f"3.11 {SYSTEM_NUMPY}" if "version_info" in args[1] else SYSTEM_NUMPY)
     state_file.write_text(json.dumps(state))
     return status
 
