@@ -41,6 +41,7 @@ from app.web.streams import Hub, StreamRoutes
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")  # the page's script (the style is app/pages' own)
 KEEPALIVE_TIMEOUT = 10.0  # an idle keep-alive connection is closed after this many seconds
+LINGERING = 1.0  # after a refused request, the rest of its body is read (and dropped) this long at most
 # Bound to every network, the address in the QR code is worked out in the server's thread when it
 # starts and again this often (a new DHCP lease, the Wi-Fi back): never on Kivy's main thread, where
 # a name lookup without DNS can block the screen for seconds (the loop asks at every demo).
@@ -56,16 +57,17 @@ class WebServer(Guards, Routes, StreamRoutes):
 
     def __init__(self, live: LiveTable, access: Access, host: str = "127.0.0.1", port: int = 8099, *,
                  max_streams: int = 250, max_streams_per_client: int = 40, max_requests: int = 64,
-                 public_host: str = "") -> None:
+                 max_requests_per_client: int = 16, public_host: str = "") -> None:
         self.live, self.access = live, access
         self.host, self.port = host, port
         self.max_streams, self.max_streams_per_client = max_streams, max_streams_per_client
-        self.max_requests = max_requests
+        self.max_requests, self.max_requests_per_client = max_requests, max_requests_per_client
         self.public_host = public_host
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stopped: asyncio.Event | None = None
         self._in_flight = 0
+        self._in_flight_by: dict[str, int] = {}
         self.hub = Hub(live)
         self.address_refresh = ADDRESS_REFRESH
         self._lan: str | None = None  # lan_address(), kept by the server's thread (see ADDRESS_REFRESH)
@@ -147,7 +149,7 @@ class WebServer(Guards, Routes, StreamRoutes):
         app = self.make_app()
         # handler_cancellation: a stream whose page went away ends at once, not at its next keepalive write
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0, handler_cancellation=True,
-                               keepalive_timeout=KEEPALIVE_TIMEOUT)
+                               keepalive_timeout=KEEPALIVE_TIMEOUT, lingering_time=LINGERING)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port, backlog=128, reuse_address=True)
         await site.start()
