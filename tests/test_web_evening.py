@@ -126,3 +126,99 @@ def test_refusals_carry_the_security_headers(table: Drained, path: str) -> None:
     assert status == 404
     for name, value in SECURITY_HEADERS.items():
         assert headers.get(name) == value, (path, name)
+
+
+# -- 4: a German device reads German --------------------------------------------------------------------
+def test_a_refused_bid_and_an_unpaired_device_are_told_in_german(table: Drained) -> None:
+    game = ParlettSession.new(table.store, "three", ["Ann", "Ben", "Cat"], "Cat", {})
+    german = {"Accept-Language": "de-DE,de;q=0.9"}
+    body = json.dumps({"deal": DEAL, "seen": seen(table, game.game_id)}).encode()
+    status, _, raw = http("POST", f"{table.base}/api/game/{game.game_id}/add", body,
+                          same_origin(table.port, **german))
+    assert status == 401
+    assert json.loads(raw)["error"] == "dieses Gerät ist nicht gekoppelt (oder wurde entfernt)"
+    cookie, csrf = pair(table)
+    bad = {"bids": {"Ann": 15, "Ben": 3, "Cat": 3}, "tricks": {"Ann": 3, "Ben": 3, "Cat": 3}}
+    body = json.dumps({"deal": bad, "seen": seen(table, game.game_id)}).encode()
+    headers = same_origin(table.port, Cookie=cookie, **{"X-CSRF-Token": csrf}, **german)
+    status, _, raw = http("POST", f"{table.base}/api/game/{game.game_id}/add", body, headers)
+    assert status == 422
+    assert json.loads(raw)["error"] == "Tipp von Ann: ein Tipp von 15 ist mit 3 Spielern unmöglich (0 bis 9)"
+    status, _, raw = http("POST", f"{table.base}/api/game/{game.game_id}/add", body,
+                          same_origin(table.port, Cookie=cookie, **{"X-CSRF-Token": csrf}))
+    english = "Ann's bid: a bid of 15 is impossible with 3 players (0 to 9)"
+    assert json.loads(raw)["error"] == english  # English stays as the rules say it
+
+
+def test_the_games_list_gives_every_kind_of_result_in_the_viewers_language(table: Drained) -> None:
+    from app.games.count99.game import KeptGame
+    from rules.count99.cards import Variant
+    from rules.count99.table import Setup
+
+    for kind, stored in (("board99", "won: Ann, Ben"), ("parlett", "Ann & Cat"), ("count99", "Ann won"),
+                         ("count99", "Ann hat gewonnen"), ("board99", "tie")):
+        game_id = table.store.create_game(kind, {}, title="Players")
+        table.store.set_status(game_id, "finished", stored)
+    status, _, page = http("GET", table.base + "/?lang=de")
+    text = page.decode()
+    assert status == 200
+    for shown in ("beendet - gewonnen von Ann, Ben", "beendet - gewonnen von Ann &amp; Cat",
+                  "beendet - gewonnen von Ann<", "beendet - unentschieden"):
+        assert shown in text, shown
+    assert "won: " not in text and "Ann won" not in text and " - tie" not in text
+    kept = KeptGame.create(table.store, Setup(Variant.QUENTIN_C, ("Ann", "Ben")))
+    status, _, raw = http("GET", f"{table.base}/api/view/{kept.game_id}?lang=de")
+    labels = {c["card"]: c["label"] for c in json.loads(raw)["view"]["cards"]}
+    assert labels["K"] == "König" and labels["J"] == "Bube" and labels["A"] == "Ass"
+
+
+def test_the_chart_and_the_log_have_different_headings_in_german() -> None:
+    from app.games.views import Tr
+    from app.web.routes import ui_strings
+
+    words = ui_strings(Tr("de"))
+    assert words["chart"] != words["log"]
+
+
+# -- 5: another process's commits ------------------------------------------------------------------------
+def test_a_reload_shows_what_another_process_committed(table: Drained) -> None:
+    """``table99 play count99`` beside ``table99 web``: its commits reach the store through another
+    connection and call no listener here; a reload and an open stream still show them."""
+    from app.games.count99.game import KeptGame
+    from app.store import GameStore
+    from rules.count99.cards import Variant
+    from rules.count99.table import Setup
+    from tests.test_web_review import open_stream_with_body
+
+    other = GameStore(table.folder / "games.sqlite3")  # the other process's own connection
+    try:
+        kept = KeptGame.create(other, Setup(Variant.QUENTIN_C, ("Ann", "Ben")))
+        kept.play("5")
+
+        def count() -> int:
+            status, _, raw = http("GET", f"{table.base}/api/view/{kept.game_id}")
+            assert status == 200
+            return int(json.loads(raw)["view"]["count"])
+
+        assert count() == 5
+        sock, first = open_stream_with_body(table, f"?game={kept.game_id}")
+        try:
+            kept.play("4")
+            assert count() == 9  # the old server kept serving 5: its cache heard of no commit
+            received = first
+            deadline = time.monotonic() + 10
+            while b'"count":9,' not in received and time.monotonic() < deadline:
+                received += sock.recv(65536)
+            assert b'"count":9,' in received  # and the open page follows it
+        finally:
+            sock.close()
+    finally:
+        other.close()
+
+
+# -- 6: a favicon ---------------------------------------------------------------------------------------
+def test_pages_name_a_favicon_that_is_served(table: Drained) -> None:
+    status, _, page = http("GET", table.base + "/")
+    assert b'<link rel="icon" href="/static/favicon.svg"' in page
+    status, headers, icon = http("GET", f"http://127.0.0.1:{table.port}/static/favicon.svg")
+    assert status == 200 and icon.startswith(b"<svg") and "svg" in headers["Content-Type"]

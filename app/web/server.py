@@ -46,6 +46,9 @@ LINGERING = 1.0  # after a refused request, the rest of its body is read (and dr
 # starts and again this often (a new DHCP lease, the Wi-Fi back): never on Kivy's main thread, where
 # a name lookup without DNS can block the screen for seconds (the loop asks at every demo).
 ADDRESS_REFRESH = 300.0
+# How often the store is asked whether another process committed (``table99 play`` beside
+# ``table99 web`` on one data directory): its pages follow those changes within this many seconds.
+OUTSIDE_POLL = 1.0
 
 
 class WebError(Exception):
@@ -160,9 +163,12 @@ class WebServer(Guards, Routes, StreamRoutes):
         if self._every_network():
             await self._refresh_address()  # before start() returns: the first QR code has it
             keeper = asyncio.create_task(self._keep_address())
+        self.hub.loop = asyncio.get_running_loop()
+        watcher = asyncio.create_task(self._watch_store())
         ready.set()
         log.info("web display on http://%s:%s/v/<token>/", self.host, self.port)
         await self._stopped.wait()
+        watcher.cancel()
         if keeper is not None:
             keeper.cancel()
         for group in list(self.hub.streams.values()):
@@ -178,6 +184,16 @@ class WebServer(Guards, Routes, StreamRoutes):
             self._lan = await asyncio.get_running_loop().run_in_executor(None, address.lan_address)
         except Exception:  # the old address (or none) stays; the next round tries again
             log.exception("the web display's address could not be worked out")
+
+    async def _watch_store(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(OUTSIDE_POLL)
+            try:  # in the executor: the store's lock may be held by a commit's fsync
+                if await loop.run_in_executor(None, self.hub.outside_changes):
+                    self.hub.outside_changed()
+            except Exception:  # a closed store at shutdown, a locked file: the next round asks again
+                log.debug("the store's change counter could not be read", exc_info=True)
 
     async def _keep_address(self) -> None:
         while True:
