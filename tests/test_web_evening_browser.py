@@ -123,3 +123,110 @@ def test_the_tv_page_shows_all_100_squares_without_scrolling(web_table: WebTable
             assert fit["bottom"] > 0.8 * fit["height"], (name, fit)  # and it is big: the TV's point
         finally:
             quit_driver(driver)
+
+
+# -- 2: scrolling regions are reached by the keyboard -------------------------------------------------------
+def test_a_long_log_and_a_wide_deals_table_take_the_focus(web_table: WebTable) -> None:
+    game = long_board_game(web_table)
+    parlett = parlett_game(web_table)
+    driver = make_driver(size=(390, 844))
+    try:
+        open_page(driver, f"{web_table.base}/game/{game.id}")
+        log = driver.find_element("css selector", ".log ol")
+        assert driver.execute_script("return arguments[0].scrollHeight > arguments[0].clientHeight", log)
+        assert log.get_attribute("tabindex") == "0" and log.get_attribute("aria-labelledby") == "log-h"
+        open_page(driver, f"{web_table.base}/game/{parlett}")
+        deals = driver.find_element("css selector", "table.deals")
+        assert driver.execute_script("return arguments[0].scrollWidth > arguments[0].clientWidth", deals)
+        assert deals.get_attribute("tabindex") == "0"
+        totals = driver.find_element("css selector", "table.totals")  # fits: no needless tab stop
+        assert not driver.execute_script("return arguments[0].scrollWidth > arguments[0].clientWidth", totals)
+        assert totals.get_attribute("tabindex") is None
+    finally:
+        quit_driver(driver)
+
+
+# -- 6: chart labels, touch targets, a finished game -------------------------------------------------------
+def test_chart_labels_and_links_fit_a_phone_and_a_finished_game_is_not_live(web_table: WebTable) -> None:
+    parlett = parlett_game(web_table)
+    won = won_board_game(web_table)
+    for size in ((390, 844), (1024, 768)):
+        driver = make_driver(size=size)
+        try:
+            open_page(driver, f"{web_table.base}/game/{parlett}")
+            cut = driver.execute_script("""
+                const svg = document.querySelector("svg.chart").getBoundingClientRect();
+                return [...document.querySelectorAll("svg.chart text")].filter((t) =>
+                  t.getBoundingClientRect().right > svg.right + 0.5).map((t) => t.textContent);""")
+            assert cut == [], (size, cut)
+            labels = [t.text for t in driver.find_elements("css selector", "svg.chart text")]
+            assert any(label.startswith("Annemarie ") and len(label) > 11 for label in labels), labels
+            open_page(driver, f"{web_table.base}/", live=False)
+            small = driver.execute_script("""
+                return [...document.querySelectorAll("main a, nav a")].map((a) => a.getBoundingClientRect())
+                  .filter((r) => r.width < 48 || r.height < 48).map((r) => [r.width, r.height]);""")
+            assert small == [], (size, small)
+            open_page(driver, f"{web_table.base}/game/{won.id}")
+            connection = driver.find_element("id", "connection").text
+            assert "Final result" in connection and "Live" not in connection
+        finally:
+            quit_driver(driver)
+
+
+# -- axe-core over every page state at every size, in English and German ---------------------------------
+def pair_driver(driver: Any, table: WebTable) -> None:
+    code, _ = table.access.new_code()
+    driver.get(f"{table.base}/pair?code={code}")
+    driver.find_element("css selector", "#pair-form button").click()
+    wait_for(lambda: driver.current_url.endswith("/live"), what="paired")
+
+
+def test_axe_finds_no_serious_or_critical_violation(web_table: WebTable) -> None:
+    if not AXE.is_file():
+        pytest.skip(f"axe-core not found at {AXE}: `npm install axe-core` in test-artifacts/axe/ "
+                    "(or set TABLE99_AXE to its axe.min.js)")
+    from app.games.count99.game import KeptGame
+    from rules.count99.cards import Variant
+    from rules.count99.table import Setup
+
+    axe = AXE.read_text(encoding="utf-8")
+    long_game = long_board_game(web_table)
+    won = won_board_game(web_table)
+    parlett = parlett_game(web_table)
+    kept = KeptGame.create(web_table.store, Setup(Variant.QUENTIN_C, ("Ann", "Ben", "Cat")))
+    for card in ("5", "K", "9", "4"):
+        kept.play(card)
+    pages = {"board99-long": f"/game/{long_game.id}", "board99-won": f"/game/{won.id}",
+             "parlett": f"/game/{parlett}", "count99": f"/game/{kept.game_id}", "home": "/", "pair": "/pair"}
+    sizes = {"phone": ((390, 844), ("en", "de")), "tablet": ((1024, 768), ("en", "de")),
+             "tv-720": ((1280, 720), ("en",)), "tv-1080": ((1920, 1080), ("en", "de")),
+             "tv-2160": ((3840, 2160), ("en",))}
+    found: list[str] = []
+    checked = 0
+    for size_name, (size, languages) in sizes.items():
+        for lang in languages:
+            driver = make_driver(language=lang, size=size)
+            try:
+                driver.set_script_timeout(60)
+                if not size_name.startswith("tv"):
+                    pair_driver(driver, web_table)  # the paired pages: the deal form, the card buttons
+                for name, path in pages.items():
+                    tv = "?tv" if size_name.startswith("tv") and name not in ("pair", "home") else ""
+                    if tv == "" and size_name.startswith("tv") and name in ("pair", "home"):
+                        continue
+                    open_page(driver, web_table.base + path + tv, live=name not in ("home", "pair"))
+                    driver.execute_script(axe)
+                    result = driver.execute_async_script(
+                        "const done = arguments[arguments.length - 1];"
+                        "axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations"
+                        ".map((v) => ({id: v.id, impact: v.impact, nodes: v.nodes.length,"
+                        " target: v.nodes[0].target.join(' ')}))));")
+                    checked += 1
+                    for v in result:
+                        if v["impact"] in ("serious", "critical"):
+                            found.append(f"{name} {size_name} {lang}: {v['id']} ({v['impact']}, "
+                                         f"{v['nodes']} nodes, e.g. {v['target']})")
+            finally:
+                quit_driver(driver)
+    print(f"axe-core: {checked} page states, {len(found)} serious or critical violations")
+    assert not found, "\n".join(found)
