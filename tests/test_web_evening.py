@@ -86,6 +86,22 @@ def test_stalled_bodies_from_one_address_and_many_do_not_refuse_pages_or_pairing
         t.close()
 
 
+def test_a_client_hanging_up_halfway_through_its_body_is_no_error(table: Drained,
+                                                                   caplog: pytest.LogCaptureFixture) -> None:
+    """The server was left with "Connection lost" tracebacks in its log for every such client."""
+    import logging
+
+    caplog.set_level(logging.INFO)
+    held = [stalled_pair_request(table, "127.0.0.1") for _ in range(3)]
+    time.sleep(0.3)
+    for sock in held:
+        sock.close()
+    assert http("GET", table.base + "/live")[0] == 200
+    time.sleep(0.3)
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
+
+
 def test_one_address_cannot_take_every_place_in_flight(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Requests that have arrived whole but wait (here a change the table's main thread does not

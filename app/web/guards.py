@@ -99,6 +99,10 @@ class Guards:
                                                      f"{BODY_DEADLINE:g} s\n")
             response.force_close()
             return response
+        except OSError:  # the client hung up halfway (aiohttp's "Connection lost"): nobody to answer
+            response = web.Response(status=400, text="the request's body was cut off\n")
+            response.force_close()
+            return response
         return None
 
     def _cross_site(self, request: web.Request) -> str | None:
