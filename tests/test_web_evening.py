@@ -238,3 +238,20 @@ def test_pages_name_a_favicon_that_is_served(table: Drained) -> None:
     assert b'<link rel="icon" href="/static/favicon.svg"' in page
     status, headers, icon = http("GET", f"http://127.0.0.1:{table.port}/static/favicon.svg")
     assert status == 200 and icon.startswith(b"<svg") and "svg" in headers["Content-Type"]
+
+
+def test_a_refused_tap_of_the_count_keeper_is_told_in_german(table: Drained) -> None:
+    from app.games.count99.game import KeptGame
+    from rules.count99.cards import Variant
+    from rules.count99.table import Setup
+
+    kept = KeptGame.create(table.store, Setup(Variant.QUENTIN_C, ("Ann", "Ben")))
+    cookie, csrf = pair(table)
+    headers = same_origin(table.port, Cookie=cookie, **{"X-CSRF-Token": csrf}, **{"Accept-Language": "de"})
+    answers = []
+    for body in ({"card": "A"}, {"card": "A", "choice": 5}):
+        raw = http("POST", f"{table.base}/api/game/{kept.game_id}/play",
+                   json.dumps({**body, "seen": seen(table, kept.game_id)}).encode(), headers)[2]
+        answers.append(json.loads(raw)["error"])
+    assert answers[0].startswith("A braucht eine Wahl: ") and " oder " in answers[0], answers
+    assert answers[1] == "A kann bei 0 nicht +5 zählen (erlaubt: +1 oder +11)", answers

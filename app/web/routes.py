@@ -230,7 +230,9 @@ ERRORS = [
 
 def error_text(text: str, _: Tr) -> str:
     """A change's refusal in the viewer's language: the web display's own sentences from the
-    catalog, the rules' reasons through :mod:`app.games.parlett.refusals`."""
+    catalog, the rules' reasons through :mod:`app.games.parlett.refusals` and
+    :mod:`app.games.count99.refusals`."""
+    from app.games.count99 import refusals as count99_refusals
     from app.games.parlett.refusals import reason_text
 
     if _.language == "en":
@@ -241,7 +243,7 @@ def error_text(text: str, _: Tr) -> str:
         found = pattern.fullmatch(text)
         if found is not None:
             return _(template, **found.groupdict())
-    return reason_text(text, _)
+    return count99_refusals.known_text(text, _) or reason_text(text, _)
 
 
 def ui_strings(_: Tr) -> dict[str, str]:

@@ -41,13 +41,20 @@ REASONS: list[tuple[str, str]] = [
 _COMPILED = [(re.compile(pattern), template) for pattern, template in REASONS]
 
 
-def reason_text(reason: str, _: Translate) -> str:
-    """One reason (maybe "Ann's bid: <reason>") in the language of ``_``."""
+def known_text(reason: str, _: Translate) -> str | None:
+    """One reason (maybe "Ann's bid: <reason>") in the language of ``_``, or None if no template
+    knows it."""
     prefix = re.fullmatch(r"(?P<hand>[^:]{1,60})'s bid: (?P<rest>.+)", reason, re.DOTALL)
     if prefix is not None:
-        return _("{hand}'s bid: {reason}", hand=prefix["hand"], reason=reason_text(prefix["rest"], _))
+        rest = known_text(prefix["rest"], _)
+        return None if rest is None else _("{hand}'s bid: {reason}", hand=prefix["hand"], reason=rest)
     for pattern, template in _COMPILED:
         found = pattern.fullmatch(reason)
         if found is not None:
             return _(template, **found.groupdict())
-    return _("The rules refuse this: {why}", why=reason)
+    return None
+
+
+def reason_text(reason: str, _: Translate) -> str:
+    """One reason in the language of ``_``; one no template knows after "The rules refuse this:"."""
+    return known_text(reason, _) or _("The rules refuse this: {why}", why=reason)
