@@ -173,6 +173,17 @@ def test_chart_labels_and_links_fit_a_phone_and_a_finished_game_is_not_live(web_
             quit_driver(driver)
 
 
+def full_screenshot(driver: Any, path: Path) -> None:
+    """The whole page, below the fold too (a phone's chart and card buttons)."""
+    import base64
+
+    size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}})
+    path.write_bytes(base64.b64decode(shot["data"]))
+
+
 # -- axe-core over every page state at every size, in English and German ---------------------------------
 def pair_driver(driver: Any, table: WebTable) -> None:
     code, _ = table.access.new_code()
@@ -203,6 +214,7 @@ def test_axe_finds_no_serious_or_critical_violation(web_table: WebTable) -> None
              "tv-2160": ((3840, 2160), ("en",))}
     found: list[str] = []
     checked = 0
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for size_name, (size, languages) in sizes.items():
         for lang in languages:
             driver = make_driver(language=lang, size=size)
@@ -215,6 +227,11 @@ def test_axe_finds_no_serious_or_critical_violation(web_table: WebTable) -> None
                     if tv == "" and size_name.startswith("tv") and name in ("pair", "home"):
                         continue
                     open_page(driver, web_table.base + path + tv, live=name not in ("home", "pair"))
+                    full_screenshot(driver, ARTIFACTS / f"{name}-{size_name}-{lang}.png")  # to look at
+                    # against the device's width: a phone's emulated viewport widens to its content
+                    wide = driver.execute_script("return document.documentElement.scrollWidth") - size[0]
+                    if wide > 1:  # a phone never scrolls sideways (the paired deal form did)
+                        found.append(f"{name} {size_name} {lang}: {wide} px wider than the screen")
                     driver.execute_script(axe)
                     result = driver.execute_async_script(
                         "const done = arguments[arguments.length - 1];"

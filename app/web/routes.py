@@ -74,14 +74,15 @@ class Routes:
         games = self.live.store.games(limit=100)
         rows = []
         for g in games:
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.updated))
+            when = time.strftime("%d.%m. %H:%M", time.localtime(g.updated))  # as the table's own list
             name = html.escape(g.title or str(g.id))
             status = html.escape(status_text(g.status, _))
             status += f" - {html.escape(result_text(g.kind, g.result, _))}" if g.result else ""
-            rows.append(f'<tr><td><a href="/v/{token}/game/{g.id}">{name}</a></td>'
-                        f"<td>{html.escape(game_title(g.kind, _))}</td><td>{status}</td><td>{when}</td></tr>")
-        table = (f'<table><caption>{_("Games at this table")}</caption><thead><tr>'
-                 f'<th scope="col">{_("Players")}</th>'
+            # the players (the link) and the kind of game in one cell: three columns fit a phone
+            rows.append(f'<tr><td><a href="/v/{token}/game/{g.id}">{name}</a>'
+                        f'<br><span class="kind">{html.escape(game_title(g.kind, _))}</span></td>'
+                        f"<td>{status}</td><td>{when}</td></tr>")
+        table = (f'<table class="games"><caption>{_("Games at this table")}</caption><thead><tr>'
                  f'<th scope="col">{_("Game")}</th><th scope="col">{_("Status")}</th>'
                  f'<th scope="col">{_("Last change")}</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
                  if rows else f"<p>{_('No games yet.')}</p>")

@@ -372,7 +372,7 @@
 
   // A region that scrolls (a long log, a wide table on a phone, the TV's side column) is reached
   // by the keyboard too: it takes the focus while, and only while, it has something to scroll.
-  const SCROLLERS = ".log ol, table.deals, table.totals, table.players, html.tv .side, .entry table";
+  const SCROLLERS = ".log ol, table.games, table.deals, table.totals, table.players, html.tv .side, .entry table";
   function markScrollable() {
     for (const node of document.querySelectorAll(SCROLLERS)) {
       const scrolls = node.scrollHeight > node.clientHeight + 1 || node.scrollWidth > node.clientWidth + 1;
@@ -423,4 +423,5 @@
 
   if (boot.page === "game") { render(boot.payload); follow(); }
   else if (boot.page === "pair") pairPage();
+  markScrollable();  // the games list on a phone too
 })();
