@@ -100,8 +100,17 @@ def open_page(driver: Any, url: str, live: bool = True) -> None:
 
 
 # -- 3: the TV's board fits the screen -----------------------------------------------------------------
-def test_the_tv_page_shows_all_100_squares_without_scrolling(web_table: WebTable) -> None:
+def test_the_tv_page_shows_all_100_squares_and_the_count_without_scrolling(web_table: WebTable) -> None:
+    from app.games.count99.game import KeptGame
+    from rules.count99.cards import Variant
+    from rules.count99.table import Setup
+
     game = long_board_game(web_table)
+    keeper = KeptGame.create(web_table.store, Setup(Variant.QUENTIN_C, ("Ann", "Ben", "Cat")))
+    for card in ("5", "K", "9", "4", "2", "3", "6", "7", "8") * 3:
+        if keeper.table.count < 80:
+            keeper.play(card)
+    kept = keeper.game_id
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for name, size in TV_SIZES.items():
         driver = make_driver(size=size)
@@ -121,6 +130,10 @@ def test_the_tv_page_shows_all_100_squares_without_scrolling(web_table: WebTable
             assert fit["squares"] == 100 and fit["inside"] == 100, (name, fit)
             assert fit["scrollHeight"] <= fit["height"] and fit["scrollWidth"] <= fit["width"], (name, fit)
             assert fit["bottom"] > 0.8 * fit["height"], (name, fit)  # and it is big: the TV's point
+            open_page(driver, f"{web_table.base}/game/{kept}?tv")  # the count too, beside its long log
+            height = driver.execute_script("return document.documentElement.scrollHeight")
+            driver.save_screenshot(str(ARTIFACTS / f"count99-{name}.png"))
+            assert height <= size[1], (name, "count99", height)
         finally:
             quit_driver(driver)
 

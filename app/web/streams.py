@@ -208,8 +208,8 @@ class Hub:
                 targets = set(self.streams.get((str(game_id), lang), ()))
                 if game_id == self.current:
                     targets |= self.streams.get(("current", lang), set())
-                if targets:
-                    event_id, message = self.message(game_id, lang)
+                if targets:  # right after a commit or a look at the store: no need to ask it again
+                    event_id, message, _data = self.cached(game_id, lang, look=False)
                     for stream in targets:
                         stream.push(event_id, message)
                     self.published += 1
@@ -218,9 +218,12 @@ class Hub:
         event_id, message, _data = self.cached(game_id, lang)
         return event_id, message
 
-    def cached(self, game_id: int | None, lang: str) -> tuple[str, bytes, str]:
-        """(event id, SSE message, JSON) of a view: built once per change (any thread may ask)."""
-        if self.outside_changes():  # a reload after another process's commit is never served an old view
+    def cached(self, game_id: int | None, lang: str, look: bool = True) -> tuple[str, bytes, str]:
+        """(event id, SSE message, JSON) of a view: built once per change (any thread may ask).
+        ``look``: first ask the store whether another process committed (a page, a view, a new
+        stream: in the executor; the loop's own pushes skip it, as the store's lock may be held by
+        a commit's fsync)."""
+        if look and self.outside_changes():  # a reload after another process's commit: never an old view
             loop = self.loop
             if loop is not None and not loop.is_closed():  # and the open pages hear of it too
                 with contextlib.suppress(RuntimeError):
