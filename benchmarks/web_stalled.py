@@ -8,10 +8,11 @@ the same viewers plus ``stalled`` connections that each send the headers of a sa
 to /api/pair announcing 200 bytes, then one byte (half of them one more byte every 3 s), and connect
 again whenever the server closes them. Half come from 127.0.0.1, half from 127.0.0.2 onwards: one
 address and many (all loopback). Meanwhile a new viewer loads the page every 0.25 s from yet another
-address. Printed per phase: the new viewers' page times (median, p99, max), their non-200 answers,
-the views the followers got, and the table's commit time (the verdict's own cost: store commit and
-listener) median and p90. No assertion: figures to read (the tests pin the behaviour).
-Loopback only, bounded in count and time.
+address. The followers follow /live; every client runs in a child process (other devices), the
+server and the table's commits in this one. Printed per phase: the new viewers' page times
+(median, p99, max), their non-200 answers, the views the followers got, and the table's commit
+time (the verdict's own cost: store commit and listener) median and p90. No assertion: figures
+to read (the tests pin the behaviour). Loopback only, bounded in count and time.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -100,9 +102,9 @@ class Stallers:
 
 
 class Followers:
-    """``count`` open event streams, each from its own address; counts the views they get."""
+    """``count`` open event streams following /live, each from its own address; counts the views they get."""
 
-    def __init__(self, port: int, token: str, game_id: int, count: int) -> None:
+    def __init__(self, port: int, token: str, count: int) -> None:
         self.selector = selectors.DefaultSelector()
         self.views = 0
         self.stop = threading.Event()
@@ -110,7 +112,7 @@ class Followers:
         for i in range(count):
             sock = socket.create_connection(("127.0.0.1", port), timeout=5,
                                             source_address=(f"127.0.1.{1 + i}", 0))
-            sock.sendall(f"GET /v/{token}/events?game={game_id} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            sock.sendall(f"GET /v/{token}/events?game=current HTTP/1.1\r\nHost: x\r\n\r\n".encode())
             sock.setblocking(False)
             self.selector.register(sock, selectors.EVENT_READ)
             self.socks.append(sock)
@@ -148,7 +150,32 @@ def new_viewers(port: int, token: str, stop: threading.Event, times: list[float]
         time.sleep(0.25)
 
 
+def clients(port: int, token: str, stalled: int, viewers: int, seconds: float, results: Any) -> None:
+    """One phase's clients, in their own process (they stand in for other devices: the server's
+    process does not pay for them under the GIL)."""
+    followers = Followers(port, token, viewers) if viewers else None
+    stallers = Stallers(port, token, stalled) if stalled else None
+    times: list[float] = []
+    errors: list[str] = []
+    stop = threading.Event()
+    threads = [threading.Thread(target=part.run, daemon=True) for part in (followers, stallers) if part]
+    threads.append(threading.Thread(target=new_viewers, daemon=True, args=(port, token, stop, times, errors)))
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    stop.set()
+    for part in (followers, stallers):
+        if part is not None:
+            part.stop.set()
+    for thread in threads:
+        thread.join(15)
+    results.put({"times": times, "errors": errors, "views": followers.views if followers else 0,
+                 "reconnects": stallers.reconnects if stallers else 0})
+
+
 def main() -> None:
+    import multiprocessing
+
     stalled, viewers, seconds = (int(a) for a in (sys.argv[1:] + ["200", "50", "20"][len(sys.argv) - 1:])[:3])
     folder = Path(tempfile.mkdtemp(prefix="t99-stalled-"))
     store = GameStore(folder / "games.sqlite3")
@@ -167,20 +194,13 @@ def main() -> None:
     game = KeptGame.create(store, Setup(Variant.QUENTIN_C, ("Ann", "Ben", "Cat")))
     cards = ["5", "4", "3", "2", "6", "7", "8"]
     print(f"web_stalled: {stalled} stalled, {viewers} viewers, {seconds} s a phase, port {server.port}")
-    for phase in ("quiet", "viewers", "viewers+stalled"):
-        followers = Followers(server.port, access.token, game.game_id, viewers) if phase != "quiet" else None
-        stallers = Stallers(server.port, access.token, stalled) if phase == "viewers+stalled" else None
-        threads = []
-        for part in (followers, stallers):
-            if part is not None:
-                threads.append(threading.Thread(target=part.run, daemon=True))
-        times: list[float] = []
-        errors: list[str] = []
-        stop = threading.Event()
-        threads.append(threading.Thread(target=new_viewers, daemon=True,
-                                        args=(server.port, access.token, stop, times, errors)))
-        for thread in threads:
-            thread.start()
+    context = multiprocessing.get_context("fork")
+    for phase, phase_viewers, phase_stalled in (("quiet", 0, 0), ("viewers", viewers, 0),
+                                                ("viewers+stalled", viewers, stalled)):
+        results = context.Queue()
+        child = context.Process(target=clients, args=(server.port, access.token, phase_stalled, phase_viewers,
+                                                      seconds, results))
+        child.start()
         commits: list[float] = []
         end = time.monotonic() + seconds
         i = 0
@@ -193,21 +213,16 @@ def main() -> None:
             commits.append(time.perf_counter() - started)
             i += 1
             time.sleep(0.25)
-        stop.set()
-        for part in (followers, stallers):
-            if part is not None:
-                part.stop.set()
-        for thread in threads:
-            thread.join(15)
-        ms = [t * 1000 for t in times]
+        got = results.get(timeout=60)
+        child.join(20)
+        ms = [t * 1000 for t in got["times"]]
         print(json.dumps({
             "phase": phase, "new_viewer_pages": len(ms),
             "page_ms_median": round(statistics.median(ms), 1) if ms else None,
             "page_ms_p99": round(pct(ms, 0.99), 1), "page_ms_max": round(max(ms), 1) if ms else None,
-            "pages_over_1s": sum(1 for t in ms if t > 1000), "refused_or_failed": errors[:10],
-            "refused_count": len(errors),
-            "views_to_followers": followers.views if followers else 0,
-            "stalled_reconnects": stallers.reconnects if stallers else 0,
+            "pages_over_1s": sum(1 for t in ms if t > 1000), "refused_or_failed": got["errors"][:10],
+            "refused_count": len(got["errors"]), "commits": len(commits),
+            "views_to_followers": got["views"], "stalled_reconnects": got["reconnects"],
             "commit_ms_median": round(statistics.median(commits) * 1000, 2),
             "commit_ms_p90": round(pct(commits, 0.9) * 1000, 2)}))
     drain_stop.set()
