@@ -54,7 +54,8 @@ class Routes:
                f'<li><a href="{switch}" lang="{other}" hreflang="{other}">'
                f'{"Deutsch" if other == "de" else "English"}</a></li></ul></nav>')
         text = html_page(lang, tv, title, skip=_("Skip to the game"), brand="Table99", nav=nav, main=body,
-                         head='<script src="/static/app.js" defer></script>',
+                         head=('<link rel="stylesheet" href="/static/display.css">'  # its TV layout
+                               '<script src="/static/app.js" defer></script>'),
                          after=('<div id="announce" class="sr-only" role="status" aria-live="polite" '
                                 f'aria-atomic="true"></div>\n<script id="boot" type="application/json">'
                                 f'{boot_json}</script>'))
