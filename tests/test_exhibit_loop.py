@@ -308,3 +308,20 @@ def test_narration_says_the_captions_and_the_qr_code_shows_with_the_web_display(
     assert quiet.narrator.spoken == []
     loop.stop()
     quiet.stop()
+
+
+def test_the_board_demos_end_names_no_button_the_loop_does_not_show(exhibit: Any) -> None:
+    """Issue 32, point 15: the demo ended with "Ann won! Tap NEW GAME for another game, or Menu to
+    stop." while the loop shows neither button; visitors were told to tap what is not there."""
+    loop = exhibit.exhibit_controller.loop
+    ended = ""
+    for _ in range(2000):
+        run(exhibit, 0.5, every=1)
+        demo = loop.demo
+        if demo is not None and demo.kind == "board99" and demo.game.state.outcome is not None:
+            demo.screen.refresh()
+            ended = demo.screen.banner.label.text if demo.screen.banner.kind else ""
+            break
+    assert ended, "the board demo ended without a banner"
+    assert "NEW GAME" not in ended and "Menu" not in ended, ended
+    assert "won" in ended or "tie" in ended, ended

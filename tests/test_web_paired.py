@@ -261,7 +261,8 @@ def test_a_paired_phone_taps_cards_for_the_count_keeper_in_step_with_the_table(u
 
                 def tap(card: str) -> bool:
                     cards = driver.find_elements("css selector", ".keeper .card")
-                    next(b for b in cards if b.text == card).click()
+                    # a card button names the card in words ("Ace"); data-card holds its short name
+                    next(b for b in cards if card in (b.get_attribute("data-card"), b.text)).click()
                     return True
 
                 wait_for(lambda: tap("5"), what="tap 5")

@@ -49,6 +49,31 @@ def status_text(status: str, _: Tr) -> str:
     return words.get(status, status)
 
 
+def result_text(kind: str, result: str, _: Tr) -> str:
+    """A finished game's stored result (a short summary the store keeps in the words its game wrote
+    it: "won: Ann, Ben" or "tie" for the board game, "Ann & Ben" for Parlett, "Ann won" in the
+    table's language for Ninety Nine) in the viewer's language."""
+    import re
+
+    if not result:
+        return ""
+    names: str | None = None
+    if kind == "board99":
+        if result == "tie":
+            return _("a tie")
+        names = result[len("won: "):] if result.startswith("won: ") else None
+    elif kind == "parlett":
+        names = result
+    elif kind == "count99":
+        for language in LANGUAGES:  # written with the table's language of the moment
+            template = re.escape(Tr(language)("{name} won")).replace(re.escape("{name}"), "(?P<name>.+)")
+            found = re.fullmatch(template, result)
+            if found is not None:
+                names = found["name"]
+                break
+    return _("won by {names}", names=names) if names is not None else result
+
+
 def record_version(actions: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> str:
     """Which state of a record a page saw: the action count and a hash of the actions, so an undo
     followed by another action (the same count) is still a different version."""
@@ -325,11 +350,14 @@ def pending_text(state: dict[str, Any], _: Tr) -> str:
     return " ".join(parts)
 
 
-def count99_cards(stored: Any, count: int) -> list[dict[str, Any]]:
-    """The card buttons of the keeper (a paired phone taps them): names and Ace/10 choices now."""
+def count99_cards(stored: Any, count: int, _: Tr | None = None) -> list[dict[str, Any]]:
+    """The card buttons of the keeper (a paired phone taps them): names and Ace/10 choices now.
+    ``label`` is the card in the viewer's words, as the log and the last plays name it ("König",
+    not "K" beside it)."""
     from rules.count99.cards import CARD_NAMES, choices_for
     from rules.count99.record import setup_from_record
 
     setup = setup_from_record(stored.setup)
-    return [{"card": c, "choices": list(choices_for(setup.variant, c, count))}
-            for c in CARD_NAMES[setup.variant]]
+    words = _ or Tr("en")
+    return [{"card": c, "label": count99_card(c, words),
+             "choices": list(choices_for(setup.variant, c, count))} for c in CARD_NAMES[setup.variant]]

@@ -89,6 +89,7 @@ def html_page(lang: str, tv: bool, title: str, *, skip: str, brand: str, nav: st
 <meta name="referrer" content="no-referrer">
 <title>{html.escape(title)} · Table99</title>
 <link rel="stylesheet" href="/static/style.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 {head}
 </head>
 <body>

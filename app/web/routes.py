@@ -18,7 +18,7 @@ from typing import Any
 from aiohttp import web
 
 from app.games.live import LiveTable
-from app.games.views import LANGUAGES, Tr, game_title, status_text
+from app.games.views import LANGUAGES, Tr, game_title, result_text, status_text
 from app.pages import LANG_COOKIE, choose_language, html_page, language_switch, script_json
 from app.web import commands
 from app.web.guards import GAME_NUMBER
@@ -54,7 +54,8 @@ class Routes:
                f'<li><a href="{switch}" lang="{other}" hreflang="{other}">'
                f'{"Deutsch" if other == "de" else "English"}</a></li></ul></nav>')
         text = html_page(lang, tv, title, skip=_("Skip to the game"), brand="Table99", nav=nav, main=body,
-                         head='<script src="/static/app.js" defer></script>',
+                         head=('<link rel="stylesheet" href="/static/display.css">'  # its TV layout
+                               '<script src="/static/app.js" defer></script>'),
                          after=('<div id="announce" class="sr-only" role="status" aria-live="polite" '
                                 f'aria-atomic="true"></div>\n<script id="boot" type="application/json">'
                                 f'{boot_json}</script>'))
@@ -74,14 +75,15 @@ class Routes:
         games = self.live.store.games(limit=100)
         rows = []
         for g in games:
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.updated))
+            when = time.strftime("%d.%m. %H:%M", time.localtime(g.updated))  # as the table's own list
             name = html.escape(g.title or str(g.id))
             status = html.escape(status_text(g.status, _))
-            status += f" - {html.escape(g.result)}" if g.result else ""
-            rows.append(f'<tr><td><a href="/v/{token}/game/{g.id}">{name}</a></td>'
-                        f"<td>{html.escape(game_title(g.kind, _))}</td><td>{status}</td><td>{when}</td></tr>")
-        table = (f'<table><caption>{_("Games at this table")}</caption><thead><tr>'
-                 f'<th scope="col">{_("Players")}</th>'
+            status += f" - {html.escape(result_text(g.kind, g.result, _))}" if g.result else ""
+            # the players (the link) and the kind of game in one cell: three columns fit a phone
+            rows.append(f'<tr><td><a href="/v/{token}/game/{g.id}">{name}</a>'
+                        f'<br><span class="kind">{html.escape(game_title(g.kind, _))}</span></td>'
+                        f"<td>{status}</td><td>{when}</td></tr>")
+        table = (f'<table class="games"><caption>{_("Games at this table")}</caption><thead><tr>'
                  f'<th scope="col">{_("Game")}</th><th scope="col">{_("Status")}</th>'
                  f'<th scope="col">{_("Last change")}</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
                  if rows else f"<p>{_('No games yet.')}</p>")
@@ -157,6 +159,17 @@ class Routes:
         return response
 
     async def api_change(self, request: web.Request) -> web.Response:
+        """A paired device's change; every refusal in the device's language (its cookie or
+        ``Accept-Language``), like the page it came from."""
+        response = await self._change(request)
+        if response.status >= 400 and response.text:
+            data = json.loads(response.text)
+            if isinstance(data.get("error"), str):
+                data["error"] = error_text(data["error"], Tr(choose_language(request)))
+                response.text = json.dumps(data)
+        return response
+
+    async def _change(self, request: web.Request) -> web.Response:
         problem = self._cross_site(request)
         if problem:
             return web.json_response({"error": problem}, status=403)
@@ -209,10 +222,37 @@ def _tr_error(text: str, lang: str) -> str:
     return Tr(lang)(text)
 
 
+# The changes' own refusals that carry a value: (pattern, the same sentence as a tr() key).
+ERRORS = [
+    (re.compile(r"there is no game (?P<id>\d+)"), "there is no game {id}"),
+    (re.compile(r"game (?P<id>\d+) is not a Parlett game"), "game {id} is not a Parlett game"),
+    (re.compile(r"the deal is not readable: (?P<why>.+)", re.DOTALL), "the deal is not readable: {why}"),
+]
+
+
+def error_text(text: str, _: Tr) -> str:
+    """A change's refusal in the viewer's language: the web display's own sentences from the
+    catalog, the rules' reasons through :mod:`app.games.parlett.refusals` and
+    :mod:`app.games.count99.refusals`."""
+    from app.games.count99 import refusals as count99_refusals
+    from app.games.parlett.refusals import reason_text
+
+    if _.language == "en":
+        return text
+    if _(text) != text:
+        return _(text)
+    for pattern, template in ERRORS:
+        found = pattern.fullmatch(text)
+        if found is not None:
+            return _(template, **found.groupdict())
+    return count99_refusals.known_text(text, _) or reason_text(text, _)
+
+
 def ui_strings(_: Tr) -> dict[str, str]:
     """The page's own words, in the viewer's language."""
     words = {
-        "connected": _("Live"), "reconnecting": _("Connection lost, reconnecting..."),
+        "connected": _("Live"), "final": _("Final result"),
+        "reconnecting": _("Connection lost, reconnecting..."),
         "turn": _("Turn"), "deck": _("Deck"), "hand": _("Cards in hand"), "penalties": _("Penalties"),
         "log": _("What happened"), "board": _("The board"), "last_play": _("Last play"),
         "winning": _("Winning line"), "players": _("Players"), "count": _("Count"),

@@ -41,10 +41,14 @@ from app.web.streams import Hub, StreamRoutes
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")  # the page's script (the style is app/pages' own)
 KEEPALIVE_TIMEOUT = 10.0  # an idle keep-alive connection is closed after this many seconds
+LINGERING = 1.0  # after a refused request, the rest of its body is read (and dropped) this long at most
 # Bound to every network, the address in the QR code is worked out in the server's thread when it
 # starts and again this often (a new DHCP lease, the Wi-Fi back): never on Kivy's main thread, where
 # a name lookup without DNS can block the screen for seconds (the loop asks at every demo).
 ADDRESS_REFRESH = 300.0
+# How often the store is asked whether another process committed (``table99 play`` beside
+# ``table99 web`` on one data directory): its pages follow those changes within this many seconds.
+OUTSIDE_POLL = 1.0
 
 
 class WebError(Exception):
@@ -56,16 +60,17 @@ class WebServer(Guards, Routes, StreamRoutes):
 
     def __init__(self, live: LiveTable, access: Access, host: str = "127.0.0.1", port: int = 8099, *,
                  max_streams: int = 250, max_streams_per_client: int = 40, max_requests: int = 64,
-                 public_host: str = "") -> None:
+                 max_requests_per_client: int = 16, public_host: str = "") -> None:
         self.live, self.access = live, access
         self.host, self.port = host, port
         self.max_streams, self.max_streams_per_client = max_streams, max_streams_per_client
-        self.max_requests = max_requests
+        self.max_requests, self.max_requests_per_client = max_requests, max_requests_per_client
         self.public_host = public_host
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stopped: asyncio.Event | None = None
         self._in_flight = 0
+        self._in_flight_by: dict[str, int] = {}
         self.hub = Hub(live)
         self.address_refresh = ADDRESS_REFRESH
         self._lan: str | None = None  # lan_address(), kept by the server's thread (see ADDRESS_REFRESH)
@@ -147,7 +152,7 @@ class WebServer(Guards, Routes, StreamRoutes):
         app = self.make_app()
         # handler_cancellation: a stream whose page went away ends at once, not at its next keepalive write
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0, handler_cancellation=True,
-                               keepalive_timeout=KEEPALIVE_TIMEOUT)
+                               keepalive_timeout=KEEPALIVE_TIMEOUT, lingering_time=LINGERING)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port, backlog=128, reuse_address=True)
         await site.start()
@@ -158,9 +163,12 @@ class WebServer(Guards, Routes, StreamRoutes):
         if self._every_network():
             await self._refresh_address()  # before start() returns: the first QR code has it
             keeper = asyncio.create_task(self._keep_address())
+        self.hub.loop = asyncio.get_running_loop()
+        watcher = asyncio.create_task(self._watch_store())
         ready.set()
         log.info("web display on http://%s:%s/v/<token>/", self.host, self.port)
         await self._stopped.wait()
+        watcher.cancel()
         if keeper is not None:
             keeper.cancel()
         for group in list(self.hub.streams.values()):
@@ -176,6 +184,16 @@ class WebServer(Guards, Routes, StreamRoutes):
             self._lan = await asyncio.get_running_loop().run_in_executor(None, address.lan_address)
         except Exception:  # the old address (or none) stays; the next round tries again
             log.exception("the web display's address could not be worked out")
+
+    async def _watch_store(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(OUTSIDE_POLL)
+            try:  # in the executor: the store's lock may be held by a commit's fsync
+                if await loop.run_in_executor(None, self.hub.outside_changes):
+                    self.hub.outside_changed()
+            except Exception:  # a closed store at shutdown, a locked file: the next round asks again
+                log.debug("the store's change counter could not be read", exc_info=True)
 
     async def _keep_address(self) -> None:
         while True:

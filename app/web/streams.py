@@ -9,6 +9,7 @@ that reconnects sends ``Last-Event-ID`` and gets the view again only if it chang
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import threading
@@ -78,6 +79,8 @@ class Hub:
         self._views: dict[tuple[int | None, str], dict[str, Any]] = {}
         self._view_generation: dict[int | None, int] = defaultdict(int)  # bumped by each commit
         self._cache_lock = threading.Lock()
+        self.loop: asyncio.AbstractEventLoop | None = None  # the server's, once it serves
+        self._data_version: int | None = None  # the store's PRAGMA data_version at the last look
         self.built = 0  # views built (for the tests and the benchmark)
         self.changes = 0  # commits this loop has heard of (for the tests)
 
@@ -135,6 +138,40 @@ class Hub:
                     if committed:
                         self._views.pop((gid, lang), None)
 
+    def outside_changes(self) -> bool:
+        """Whether another process (``table99 play`` beside ``table99 web``, a second GameStore on the
+        same file) has committed to the store since the last look; if so every kept view is dropped.
+        Its commits call no listener of ours: SQLite's ``PRAGMA data_version`` tells, and costs no
+        disk read (our own connection's commits do not change it; the listener covers those)."""
+        version = self.live.store.read("PRAGMA data_version")[0][0]
+        with self._cache_lock:
+            if version == self._data_version:
+                return False
+            first, self._data_version = self._data_version is None, version
+            if first:
+                return False
+            for gid in set(self._generation) | set(self._view_generation) | {None}:
+                self._generation[gid] += 1
+                self._view_generation[gid] += 1
+            self._cache.clear()
+            self._views.clear()
+        return True
+
+    def outside_changed(self) -> None:
+        """In this loop, after :meth:`outside_changes` said yes: every watched game's view again
+        (whatever changed, the streams show it; unchanged views keep their event ids and are not
+        re-sent), and /live's game again when the table has no screen telling it."""
+        if self.live.open_game is None:
+            games = self.live.store.unfinished()
+            if games:
+                self.current = games[0].id
+        for key, _lang in list(self.streams):
+            if key != "current" and GAME_NUMBER.fullmatch(key):
+                self._dirty.add(int(key))
+        if self.current is not None:
+            self._dirty.add(self.current)
+        self._schedule()
+
     def forget(self, game_id: int) -> None:
         """Drop everything kept for a deleted game. The exhibit's loop makes and deletes a demo game
         every few minutes all day: without this the counters grew by one entry per demo. A view
@@ -171,8 +208,8 @@ class Hub:
                 targets = set(self.streams.get((str(game_id), lang), ()))
                 if game_id == self.current:
                     targets |= self.streams.get(("current", lang), set())
-                if targets:
-                    event_id, message = self.message(game_id, lang)
+                if targets:  # right after a commit or a look at the store: no need to ask it again
+                    event_id, message, _data = self.cached(game_id, lang, look=False)
                     for stream in targets:
                         stream.push(event_id, message)
                     self.published += 1
@@ -181,8 +218,16 @@ class Hub:
         event_id, message, _data = self.cached(game_id, lang)
         return event_id, message
 
-    def cached(self, game_id: int | None, lang: str) -> tuple[str, bytes, str]:
-        """(event id, SSE message, JSON) of a view: built once per change (any thread may ask)."""
+    def cached(self, game_id: int | None, lang: str, look: bool = True) -> tuple[str, bytes, str]:
+        """(event id, SSE message, JSON) of a view: built once per change (any thread may ask).
+        ``look``: first ask the store whether another process committed (a page, a view, a new
+        stream: in the executor; the loop's own pushes skip it, as the store's lock may be held by
+        a commit's fsync)."""
+        if look and self.outside_changes():  # a reload after another process's commit: never an old view
+            loop = self.loop
+            if loop is not None and not loop.is_closed():  # and the open pages hear of it too
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self.outside_changed)
         with self._cache_lock:
             hit = self._cache.get((game_id, lang))
             generation = self._generation[game_id]
@@ -224,7 +269,7 @@ class Hub:
             return {"view": None, "empty": _("There is no game {id}.", id=game_id)}
         view = build_view(stored, _)
         if stored.kind == "count99" and not view.get("computer") and "error" not in view:
-            view["cards"] = count99_cards(stored, int(view["count"]))
+            view["cards"] = count99_cards(stored, int(view["count"]), _)
         built = {"view": view}
         with self._cache_lock:
             if self._view_generation.get(game_id) == generation:

@@ -97,18 +97,18 @@ def next_step(game: Board99Game) -> tuple[str, str] | None:
     return tr("{name}: tap PLAY and say your card, then put your peg in.", name=player), "play"
 
 
-def banner_text(event: Any, game: Board99Game) -> tuple[str, str]:
-    """The banner for a penalty or the end: what happened in the table's words, then what to do."""
+def banner_text(event: Any, game: Board99Game, after_end: str | None = None) -> tuple[str, str]:
+    """The banner for a penalty or the end: what happened in the table's words, then what to do.
+    ``after_end``: what to do once the game is over, where the screen's own NEW GAME and Menu are
+    not there (the exhibitor loop's demo: nobody is to tap it); None: tap NEW GAME or Menu."""
     state = game.state
     if isinstance(event, rules.Penalised):
         after = state.to_move
         what = event_text(event) or ""
         then = tr("Next: {name}'s turn.", name=after) if after else ""
         return "penalty", f"{what} {then}".strip()
-    if isinstance(event, rules.Won):
-        headline = event_text(event) or ""
-        return "win", f"{headline} {tr('Tap NEW GAME for another game, or Menu to stop.')}"
-    return "win", f"{event_text(event) or ''} {tr('Tap NEW GAME for another game, or Menu to stop.')}"
+    then = tr("Tap NEW GAME for another game, or Menu to stop.") if after_end is None else after_end
+    return "win", f"{event_text(event) or ''} {then}".strip()
 
 
 LOG_ENTRIES = 4  # kept; as many as fit are shown
@@ -116,6 +116,7 @@ SPOKEN_PHASES = (Phase.REMOVE_PEG, Phase.WHO_PLAYED)
 
 
 class GameScreen(Screen):
+    after_end: str | None = None  # see banner_text: the exhibitor loop's demo says nothing to tap
     clock: Any = staticmethod(time.monotonic)  # the stability window's clock; tests replace it
 
     def __init__(self, ctx: Any, **kwargs: Any) -> None:
@@ -343,7 +344,7 @@ class GameScreen(Screen):
         self.turn_label.color = theme.TEXT
         self.turn_peg.width = 40 if self.turn_peg.colour else 0
         if self.banner_event is not None:
-            self.banner.show(*banner_text(self.banner_event, game))
+            self.banner.show(*banner_text(self.banner_event, game, self.after_end))
         else:
             self.banner.hide()
         # The plain "X's turn: PLAY, DRAW or DISCARD" repeats the heading and the buttons: left out,

@@ -131,6 +131,7 @@ class Board99Demo(Demo):
             panel = self.screen.panel
             for row in (self.screen.play_button.parent, self.screen.bottom, self.screen.who):
                 panel.remove_widget(row)
+            self.screen.after_end = ""  # the winner alone: its NEW GAME and Menu are not on the loop
         self.screen.clock = self.clock  # the stability window runs on the loop's clock
         self.screen.start(self.game, self.source, self.ctx.config.stable_seconds)
         self.widget = self.screen

@@ -60,7 +60,8 @@
     const items = view.log.slice().reverse().map((e) =>
       el("li", { class: "log-" + e.kind }, e.kind === "penalty" ? el("strong", {}, e.text) : e.text));
     return el("section", { class: "log", "aria-labelledby": "log-h" },
-      el("h2", { id: "log-h" }, ui.log), el("ol", { reversed: "reversed", start: view.log_total }, items));
+      el("h2", { id: "log-h" }, ui.log),
+      el("ol", { reversed: "reversed", start: view.log_total, "aria-labelledby": "log-h" }, items));
   }
   function banner(text, cls) { return text ? el("p", { class: "banner " + (cls || "") }, text) : null; }
 
@@ -188,9 +189,20 @@
       chart.append(svg("text", { x: x(steps) + 10, y: Math.min(H - 4, labelY[k]), fill: LINE[k % 6],
                                  class: "chart-label" }, h.name + " " + series[k][steps]));
     });
+    chart.dataset.width = W;
     const text = view.hands.map((h, k) => h.name + ": " + series[k].slice(1).join(", ")).join("; ");
     return el("figure", { class: "chart-box" }, el("figcaption", {}, ui.chart), chart,
       el("p", { id: "chart-desc", class: "chart-desc" }, ui.chart_desc + ". " + text));
+  }
+  // The end labels are as long as the names: once drawn, the chart is widened to hold the longest
+  // ("Annemarie 57"), so no label is cut at the edge however narrow the screen.
+  function fitCharts() {
+    for (const chart of document.querySelectorAll("svg.chart")) {
+      const box = chart.getBBox();
+      const width = Math.max(Number(chart.dataset.width), Math.ceil(box.x + box.width + 8));
+      const [x, y, , h] = chart.getAttribute("viewBox").split(" ");
+      chart.setAttribute("viewBox", `${x} ${y} ${width} ${h}`);
+    }
   }
   // the answer to the last change survives the redraw that the change itself causes
   let formStatus = { text: "", cls: "form-message" };
@@ -265,14 +277,14 @@
   function keeper(view) {
     const message = messageBox();
     const choices = el("div", { class: "choices" });
-    const buttons = view.cards.map((c) => el("button", { type: "button", class: "card", onclick: () => {
+    const buttons = view.cards.map((c) => el("button", { type: "button", class: "card", "data-card": c.card, onclick: () => {
       choices.replaceChildren();
       if (c.choices.length > 1) {
         choices.append(el("p", {}, ui.choose), ...c.choices.map((v) => el("button", { type: "button", class: "card",
           onclick: () => send("play", { card: c.card, choice: v }, message) }, (v > 0 ? "+" : "") + v)));
         choices.querySelector("button").focus();
       } else send("play", { card: c.card }, message);
-    } }, c.card));
+    } }, c.label || c.card));
     return el("section", { class: "keeper", "aria-labelledby": "keeper-h" }, el("h2", { id: "keeper-h" }, ui.keeper),
       el("div", { class: "cards" }, buttons), choices,
       el("div", { class: "keeper-actions" },
@@ -343,8 +355,31 @@
       if (form && newForm) newForm.replaceWith(form);
       viewBox.replaceChildren(status, fresh);
     } else viewBox.replaceChildren(status, draw(view));
+    fitCharts();
+    markScrollable();
+    showConnection();
     announce(view);
   }
+
+  // "Live" only while the game is played: a finished game's page says it shows the final result
+  let connected = false;
+  function showConnection() {
+    const conn = document.getElementById("connection");
+    if (!conn || !connected) return;
+    conn.textContent = "● " + (currentView && currentView.status !== "playing" ? ui.final : ui.connected);
+    conn.className = "connection ok";
+  }
+
+  // A region that scrolls (a long log, a wide table on a phone, the TV's side column) is reached
+  // by the keyboard too: it takes the focus while, and only while, it has something to scroll.
+  const SCROLLERS = ".log ol, table.games, table.deals, table.totals, table.players, html.tv .side, .entry table";
+  function markScrollable() {
+    for (const node of document.querySelectorAll(SCROLLERS)) {
+      const scrolls = node.scrollHeight > node.clientHeight + 1 || node.scrollWidth > node.clientWidth + 1;
+      if (scrolls) node.setAttribute("tabindex", "0"); else node.removeAttribute("tabindex");
+    }
+  }
+  window.addEventListener("resize", markScrollable);
 
   let shownId = boot.event_id || null;
   function follow() {
@@ -353,13 +388,14 @@
     function open() {
       const url = "/v/" + boot.token + "/events?game=" + encodeURIComponent(boot.key) + "&lang=" + boot.lang;
       source = new EventSource(url);
-      source.addEventListener("open", () => { conn.textContent = "● " + ui.connected; conn.className = "connection ok"; retry = 1000; });
+      source.addEventListener("open", () => { connected = true; showConnection(); retry = 1000; });
       source.addEventListener("view", (ev) => {
         if (ev.lastEventId && ev.lastEventId === shownId) return;  // the view the page already shows
         shownId = ev.lastEventId;
         render(JSON.parse(ev.data));
       });
       source.addEventListener("error", () => {
+        connected = false;
         conn.textContent = ui.reconnecting; conn.className = "connection lost";
         if (source.readyState === EventSource.CLOSED) {  // the browser gave up: try again ourselves
           window.setTimeout(open, retry); retry = Math.min(retry * 2, 15000);
@@ -387,4 +423,5 @@
 
   if (boot.page === "game") { render(boot.payload); follow(); }
   else if (boot.page === "pair") pairPage();
+  markScrollable();  // the games list on a phone too
 })();
