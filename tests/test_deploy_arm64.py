@@ -196,11 +196,19 @@ def as_users(tmp_path: Path, commands: list[str]) -> list[tuple[int, str, bool]]
     venv_table99 = Path(sys.executable).parent / "table99"
     assert venv_table99.exists(), venv_table99
     mounts = []
-    for n, target in enumerate(("/etc", "/opt", "/var/lib", "/home", "/root")):
+    # A folder only its owner may enter on the way to this checkout or its venv (a clone in a 0700
+    # folder, the venv's python under /root) is overlaid with a passable top, as /root is, so that
+    # pi can run the checkout's table99 as the Pi's /opt/table99/venv would let it.
+    fixed = ("/etc", "/opt", "/var/lib", "/home", "/root")
+    closed = sorted({str(folder) for start in (Path(__file__).resolve(), Path(sys.executable).resolve())
+                     for folder in start.parents
+                     if str(folder) not in fixed and not folder.stat().st_mode & 0o001},
+                    key=lambda name: name.count("/"))
+    for n, target in enumerate((*fixed, *closed)):
         upper, work = tmp_path / f"upper{n}", tmp_path / f"work{n}"
         upper.mkdir(parents=True)
         work.mkdir()
-        upper.chmod(0o755)  # /root (the venv's python may live under it) passable for the users
+        upper.chmod(0o755)  # passable for the users
         mounts.append(f"mount -t overlay overlay -o lowerdir={target},upperdir={upper},workdir={work} "
                       f"{target}")
     setup = textwrap.dedent(f"""
