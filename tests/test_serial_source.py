@@ -184,7 +184,8 @@ def test_a_burst_split_at_every_position_is_read_whole(
         # ">=": a reading the emulator sent just before it froze may still land after ``before``
         # was counted (seen once in CI at cut 0); the burst's two must still come last, in order.
         seen.wait(lambda before=before: len(seen.readings) >= before + 2
-                  and [r.occupied for r in seen.readings[-2:]] == [first, second], f"two readings at cut {cut}")
+                  and [r.occupied for r in seen.readings[-2:]] == [first, second],
+                  f"two readings at cut {cut}")
         assert [r.occupied for r in seen.readings[-2:]] == [first, second]
     assert source.stats.bad_frames == 0
     seen.wait_state(HealthState.CONNECTED, source)  # (a loaded CI machine may have missed a heartbeat)
