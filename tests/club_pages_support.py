@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from app.club.hub import HubStore
+from app.club.hub import LISTENING, HubStore
 from app.club.outbox import Outbox
 from app.store import GameStore
 from tests.club_support import board99_game, count99_game, parlett_rubber
@@ -129,7 +129,8 @@ def parlett_seated(store: GameStore, players: list[str], seed: int) -> int:
 
 
 @contextmanager
-def serve(hub: HubStore, status: str = "hub: listening on 127.0.0.1:1883") -> Iterator[str]:
+def serve(hub: HubStore, status: tuple[str, dict[str, str]] = (LISTENING, {"address": "127.0.0.1:1883"}),
+          ) -> Iterator[str]:
     """The hub's pages on 127.0.0.1 (a free port) from a thread; yields the base address."""
     from aiohttp import web
 

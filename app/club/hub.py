@@ -362,6 +362,15 @@ def standings(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return result
 
 
+# The broker line, as a template and its values: the log writes it in English, the hub's page in
+# the viewer's language (app/locale/de/club.json; tests/test_club_hub_web.py checks every one).
+CONNECTING = "hub: connecting to the broker"
+REFUSED = "hub: the broker refused the hub: {reason}"
+LISTENING = "hub: listening on {address}"
+AWAY = "hub: the broker is away ({reason}); reconnecting"
+STATUS_TEMPLATES = (CONNECTING, REFUSED, LISTENING, AWAY)
+
+
 class HubListener:
     """The hub's MQTT client: a persistent session (the broker keeps QoS 1 messages while the hub
     is away), subscribed to every table's state, events and records."""
@@ -371,7 +380,7 @@ class HubListener:
         import paho.mqtt.client as mqtt
 
         self.store = store
-        self.status = "hub: connecting to the broker"
+        self.status_parts: tuple[str, dict[str, str]] = (CONNECTING, {})
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
         if username:
             self.client.username_pw_set(username, password)
@@ -389,14 +398,20 @@ class HubListener:
 
     def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
-            self.status = f"hub: the broker refused the hub: {reason}"
+            self.status_parts = (REFUSED, {"reason": str(reason)})
             log.warning("%s", self.status)
             return
-        self.status = f"hub: listening on {self._host}:{self._port}"
+        self.status_parts = (LISTENING, {"address": f"{self._host}:{self._port}"})
         client.subscribe([(f"{TOPIC_ROOT}/+/{what}", 1) for what in ("state", "event", "record")])
 
     def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
-        self.status = f"hub: the broker is away ({reason}); reconnecting"
+        self.status_parts = (AWAY, {"reason": str(reason)})
+
+    @property
+    def status(self) -> str:
+        """The broker line in English, for the log and the tests."""
+        template, values = self.status_parts
+        return template.format(**values)
 
     def _message(self, client: Any, userdata: Any, message: Any) -> None:
         try:

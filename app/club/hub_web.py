@@ -149,7 +149,8 @@ def csv_cell(text: str) -> str:
 class HubWeb:
     def __init__(self, store: HubStore, status: Any = None) -> None:
         self.store = store
-        self.status = status  # a callable giving the broker line, or None
+        # a callable giving the broker line as (template, values), translated on each page; or None
+        self.status = status
         self._logged: set[tuple[str, str]] = set()  # (table, state version) logged unshowable
         # (table, language) -> (state version, card): one entry per table and language
         self._cards: dict[tuple[str, str], tuple[str, str]] = {}
@@ -197,7 +198,10 @@ class HubWeb:
         evening = self._evening(request)
         caption = _("Standings, evening of {date}", date=evening) if evening else _("Standings, season")
         rows = standings(self.store.records(evening))
-        broker = html.escape(self.status()) if callable(self.status) else ""
+        broker = ""
+        if callable(self.status):
+            template, values = self.status()
+            broker = html.escape(_(template, **values))
         # the TV's grid of cards depends on how many there are (hub.css): 1-2 one above the other,
         # then two columns of up to four rows, every card one line per fact (8 tables fit)
         count = min(len(tables), 8)
