@@ -3,13 +3,13 @@ screen, scrolling regions take the keyboard's focus, chart labels and touch targ
 finished game does not say "Live", and axe-core finds no serious or critical violation on any page
 state at phone, tablet and TV sizes in English and German.
 
-axe-core is not a Python package: ``npm install axe-core`` into ``test-artifacts/axe/`` (ignored by
-git) or point ``TABLE99_AXE`` at its ``axe.min.js``. Without it the axe test skips and says how."""
+axe-core is not a Python package: ``bash scripts/setup dev`` installs it from npm into
+``test-artifacts/axe/`` (ignored by git), or ``TABLE99_AXE`` names its ``axe.min.js``
+(tests/web_support.need_axe)."""
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,12 +18,19 @@ import pytest
 
 from app.games.board99.game import Board99Game, TableSetup
 from rules import board99 as rules
-from tests.web_support import WebTable, make_driver, quit_driver, wait_for
+from tests.web_support import (
+    WebTable,
+    make_driver,
+    need_axe,
+    quit_driver,
+    serious_violations,
+    set_size,
+    wait_for,
+)
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "web-evening"
-AXE = Path(os.environ.get("TABLE99_AXE") or ROOT / "test-artifacts/axe/node_modules/axe-core/axe.min.js")
 TV_SIZES = {"tv-720": (1280, 720), "tv-1080": (1920, 1080), "tv-2160": (3840, 2160)}
 
 
@@ -141,8 +148,6 @@ def test_every_tv_page_fits_the_screen_without_scrolling(web_table: WebTable) ->
     from app.games.count99.game import KeptGame
     from rules.count99.cards import Variant
     from rules.count99.table import Setup
-    from tests.club_pages_support import set_size
-
     game = long_board_game(web_table)
     keeper = KeptGame.create(web_table.store, Setup(Variant.QUENTIN_C, ("Ann", "Ben", "Cat")))
     for card in ("5", "K", "9", "4", "2", "3", "6", "7", "8") * 3:
@@ -280,57 +285,50 @@ def pair_driver(driver: Any, table: WebTable) -> None:
 
 
 def test_axe_finds_no_serious_or_critical_violation(web_table: WebTable) -> None:
-    if not AXE.is_file():
-        pytest.skip(f"axe-core not found at {AXE}: `npm install axe-core` in test-artifacts/axe/ "
-                    "(or set TABLE99_AXE to its axe.min.js)")
+    """Every page state the tests reach (long log, finished game, Parlett with 3 and 5 hands and
+    finished, the count, the games list, pairing; paired on a phone and a tablet, as a TV shows them
+    at 1280x720, 1920x1080 and 3840x2160), in English and German, in one browser: axe-core finds no
+    serious or critical violation, and no phone page is wider than the phone."""
     from app.games.count99.game import KeptGame
     from rules.count99.cards import Variant
     from rules.count99.table import Setup
 
-    axe = AXE.read_text(encoding="utf-8")
+    axe = need_axe()
     long_game = long_board_game(web_table)
     won = won_board_game(web_table)
-    parlett = parlett_game(web_table)
     kept = KeptGame.create(web_table.store, Setup(Variant.QUENTIN_C, ("Ann", "Ben", "Cat")))
     for card in ("5", "K", "9", "4"):
         kept.play(card)
-    pages = {"board99-long": f"/game/{long_game.id}", "board99-won": f"/game/{won.id}",
-             "parlett": f"/game/{parlett}", "count99": f"/game/{kept.game_id}", "home": "/", "pair": "/pair"}
-    sizes = {"phone": ((390, 844), ("en", "de")), "tablet": ((1024, 768), ("en", "de")),
-             "tv-720": ((1280, 720), ("en",)), "tv-1080": ((1920, 1080), ("en", "de")),
-             "tv-2160": ((3840, 2160), ("en",))}
+    games = {"board99-long": long_game.id, "board99-won": won.id, "count99": kept.game_id,
+             **parlett_pages(web_table)}
+    pages = {name: f"/game/{game_id}" for name, game_id in games.items()} | {"home": "/", "pair": "/pair"}
+    # the TVs first, not paired (as a TV is); then paired, the phone and the tablet
+    sizes = {"tv-720": (1280, 720), "tv-1080": (1920, 1080), "tv-2160": (3840, 2160),
+             "phone": (390, 844), "tablet": (1024, 768)}
     found: list[str] = []
     checked = 0
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for size_name, (size, languages) in sizes.items():
-        for lang in languages:
-            driver = make_driver(language=lang, size=size)
-            try:
-                driver.set_script_timeout(60)
-                if not size_name.startswith("tv"):
-                    pair_driver(driver, web_table)  # the paired pages: the deal form, the card buttons
+    driver = make_driver(size=sizes["tv-1080"])
+    try:
+        driver.set_script_timeout(60)
+        for size_name, size in sizes.items():
+            set_size(driver, *size)
+            if size_name == "phone":
+                pair_driver(driver, web_table)  # the paired pages: the deal form, the card buttons
+            for lang in ("en", "de"):
                 for name, path in pages.items():
-                    tv = "?tv" if size_name.startswith("tv") and name not in ("pair", "home") else ""
-                    if tv == "" and size_name.startswith("tv") and name in ("pair", "home"):
-                        continue
-                    open_page(driver, web_table.base + path + tv, live=name not in ("home", "pair"))
-                    full_screenshot(driver, ARTIFACTS / f"{name}-{size_name}-{lang}.png")  # to look at
+                    live = name not in ("home", "pair")
+                    tv = "tv&" if size_name.startswith("tv") and live else ""
+                    open_page(driver, f"{web_table.base}{path}?{tv}lang={lang}", live=live)
+                    if size_name != "tv-2160":  # to look at (a 4K screenshot is 4x the pixels)
+                        full_screenshot(driver, ARTIFACTS / f"{name}-{size_name}-{lang}.png")
                     # against the device's width: a phone's emulated viewport widens to its content
                     wide = driver.execute_script("return document.documentElement.scrollWidth") - size[0]
                     if wide > 1:  # a phone never scrolls sideways (the paired deal form did)
                         found.append(f"{name} {size_name} {lang}: {wide} px wider than the screen")
-                    driver.execute_script(axe)
-                    result = driver.execute_async_script(
-                        "const done = arguments[arguments.length - 1];"
-                        "axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations"
-                        ".map((v) => ({id: v.id, impact: v.impact, nodes: v.nodes.length,"
-                        " target: v.nodes[0].target.join(' ')}))));")
+                    found += [f"{name} {size_name} {lang}: {v}" for v in serious_violations(driver, axe)]
                     checked += 1
-                    for v in result:
-                        if v["impact"] in ("serious", "critical"):
-                            found.append(f"{name} {size_name} {lang}: {v['id']} ({v['impact']}, "
-                                         f"{v['nodes']} nodes, e.g. {v['target']})")
-            finally:
-                quit_driver(driver)
+    finally:
+        quit_driver(driver)
     print(f"axe-core: {checked} page states, {len(found)} serious or critical violations")
-    assert not found, "\n".join(found)
+    assert checked == len(sizes) * 2 * len(pages) and not found, "\n".join(found)
