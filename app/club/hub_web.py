@@ -22,7 +22,7 @@ from typing import Any
 
 from aiohttp import web
 
-from app.club.hub import KINDS, HubStore, standings
+from app.club.hub import HEAVY_OVER, KINDS, MAX_DEPTH, HubStore, check_depth, standings
 from app.games.views import Tr, build_view
 from app.pages import SECURITY_HEADERS, choose_language, html_page, language_switch, static_file
 from app.store import StoredGame
@@ -50,8 +50,14 @@ def table_card(entry: dict[str, Any], _: Tr, now: float) -> str:
 
 def card_in_worker(entry: dict[str, Any], language: str) -> str:
     """:func:`card_body` in the hub's worker process (a heavy state's card), from its text."""
-    game = None if entry.get("problem") else json.loads(entry["text"])
-    return card_body(entry | {"game": game}, Tr(language))
+    game = None
+    if not entry.get("problem"):
+        try:  # a heavy state is parsed only here: one an older hub kept unchecked is checked here too
+            game = json.loads(entry["text"])
+            check_depth(game)
+        except RecursionError:
+            raise ValueError(f"stored state unreadable: nested deeper than {MAX_DEPTH}") from None
+    return card_body(entry | {"game": game if isinstance(game, dict) and game else None}, Tr(language))
 
 
 def with_note(card: str, note: str) -> str:
@@ -94,7 +100,7 @@ def card_body(entry: dict[str, Any], _: Tr) -> str:
             f'<p class="status">{html.escape(view["game"])} · {status}</p>{"".join(lines)}</section>')
 
 
-BACKGROUND_OVER = 64 * 1024  # a state this big (bytes) is built into its new card in the background
+BACKGROUND_OVER = HEAVY_OVER  # a state this big: its card is built in the worker, a new one in the background
 LIVE = ' class="live"'  # the live page's panel: its ?tv layout fills the screen (hub.css)
 TV_ROWS = 12  # standings rows on the TV page: what fits beside the cards in type legible at 3 m
 
@@ -227,7 +233,8 @@ class HubWeb:
                 building = self._building.setdefault(key, threading.Lock())
             if cached is None:  # nothing to show before it: wait for the build (once per hub start)
                 with building:
-                    cached = self._build(key, entry, _, version)
+                    cached = self._build(key, entry, _, version,
+                                         elsewhere=int(entry.get("size", 0)) > BACKGROUND_OVER)
             elif building.acquire(blocking=False):  # else another viewer's build is under way
                 if int(entry.get("size", 0)) > BACKGROUND_OVER:
                     threading.Thread(target=self._build_then_release, args=(building, key, entry, _, version),
