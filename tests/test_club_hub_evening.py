@@ -331,3 +331,28 @@ def test_a_heavy_state_is_parsed_and_checked_only_in_the_worker_process(tmp_path
     finally:
         web.close()
         hub.close()
+
+
+def test_a_worker_that_died_is_replaced_for_the_next_heavy_state(tmp_path: Path) -> None:
+    """A worker process killed (by the kernel for memory, say) left its pool broken: every heavy
+    message after it was refused, every heavy card unshowable, until the hub restarted."""
+    state = heavy_parlett_state(tmp_path, 1000)
+    hub = HubStore(tmp_path / "hub.sqlite3")
+    web = HubWeb(hub)
+    try:
+        assert hub.receive("table99/t1/state", json.dumps(state).encode())
+        assert "Rubber: Ann" in (panel(web).text or "")
+        for pool in (hub._pool, web._pool):
+            for process in list(pool._processes.values()):
+                process.kill()
+                process.join(10)
+        state["id"], state["sent"] = "t1:abcdef012345:77", float(state["sent"]) + 1
+        state["game"]["updated"] = float(state["game"]["updated"]) + 1
+        state["game"]["title"] = "after the worker died"
+        assert hub.receive("table99/t1/state", json.dumps(state).encode())
+        web._cards.clear()  # as after a restart of the pages: the card is built again, in the worker
+        page = panel(web).text or ""
+        assert "Rubber: Ann" in page and "cannot show" not in page
+    finally:
+        web.close()
+        hub.close()

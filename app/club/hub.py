@@ -214,6 +214,24 @@ class HubStore:
                 self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
             return self._pool
 
+    def _examine_elsewhere(self, table: str, what: str, payload: bytes) -> dict[str, Any]:
+        """:func:`examine` in the worker process; a worker that died (killed for memory, say) is
+        replaced once, else a broken pool would refuse every heavy message until a restart."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        for attempt in (1, 2):
+            pool = self._worker()
+            try:
+                return dict(pool.submit(examine, table, what, payload).result())
+            except BrokenProcessPool:
+                with self._pool_lock:
+                    if self._pool is pool:
+                        self._pool = None
+                pool.shutdown(wait=False)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
     def close(self) -> None:
         with self._pool_lock:
             if self._pool is not None:
@@ -233,7 +251,7 @@ class HubStore:
         table, what = parts[1], parts[2]
         try:
             if len(payload) > HEAVY_OVER:  # the listener's thread waits; the pages go on meanwhile
-                kept = self._worker().submit(examine, table, what, payload).result()
+                kept = self._examine_elsewhere(table, what, payload)
             else:
                 kept = examine(table, what, payload)
         except Exception as exc:

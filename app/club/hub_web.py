@@ -265,6 +265,24 @@ class HubWeb:
                 self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
             return self._pool
 
+    def _card_elsewhere(self, light: dict[str, Any], language: str) -> str:
+        """:func:`card_in_worker` in the worker process; a worker that died is replaced once (a
+        broken pool would show every heavy state as unshowable until a restart)."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        for attempt in (1, 2):
+            pool = self._worker()
+            try:
+                return str(pool.submit(card_in_worker, light, language).result())
+            except BrokenProcessPool:
+                with self._locks_lock:
+                    if self._pool is pool:
+                        self._pool = None
+                pool.shutdown(wait=False)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
     def close(self) -> None:
         """Stops the worker process, if one was started."""
         if self._pool is not None:
@@ -287,7 +305,7 @@ class HubWeb:
         try:
             if elsewhere:
                 light = {k: v for k, v in entry.items() if k != "game"}  # a str pickles at memcpy speed
-                return str(self._worker().submit(card_in_worker, light, _.language).result())
+                return self._card_elsewhere(light, _.language)
             return card_body(entry, _)
         except Exception as exc:
             # Once per table and state (not per message: "heard" moves on with each one); a table's
