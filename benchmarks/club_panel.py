@@ -40,7 +40,7 @@ def serve(db: str, port: int, every: float, payloads: list[str], log: str) -> No
 
     from aiohttp import web
 
-    from app.club.hub import HubStore
+    from app.club.hub import LISTENING, HubStore
     from app.club.hub_web import HubWeb
 
     store = HubStore(db)
@@ -53,8 +53,8 @@ def serve(db: str, port: int, every: float, payloads: list[str], log: str) -> No
                 print(time.time(), file=out, flush=True)
 
     threading.Thread(target=listen, daemon=True).start()
-    web.run_app(HubWeb(store, status=lambda: "hub: benchmark").make_app(), host="127.0.0.1",
-                port=port, print=None, access_log=None)
+    app = HubWeb(store, status=lambda: (LISTENING, {"address": "benchmark"})).make_app()
+    web.run_app(app, host="127.0.0.1", port=port, print=None, access_log=None)
 
 
 def heavy_state(table: str, deals: int, seq: int) -> bytes:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import random
 import threading
 import time
@@ -17,10 +18,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from app.club.hub import HubStore
+from app.club.hub import LISTENING, HubStore
 from app.club.outbox import Outbox
 from app.store import GameStore
 from tests.club_support import board99_game, count99_game, parlett_rubber
+from tests.web_support import set_size
+
+__all__ = ["set_size"]  # the browser checks' one way to size the screen, named here too
 
 LONG = ["Maximiliane Alexandra von Hohenzollern-Sigmaringen",
         "Wolfeschlegelsteinhausenbergerdorffwelchevoralternwarengewissenhaftschaferswessenschafewarenwohl"]
@@ -129,7 +133,8 @@ def parlett_seated(store: GameStore, players: list[str], seed: int) -> int:
 
 
 @contextmanager
-def serve(hub: HubStore, status: str = "hub: listening on 127.0.0.1:1883") -> Iterator[str]:
+def serve(hub: HubStore, status: tuple[str, dict[str, str]] = (LISTENING, {"address": "127.0.0.1:1883"}),
+          ) -> Iterator[str]:
     """The hub's pages on 127.0.0.1 (a free port) from a thread; yields the base address."""
     from aiohttp import web
 
@@ -183,13 +188,28 @@ return {innerWidth, innerHeight, scrollWidth: doc.scrollWidth, scrollHeight: doc
 """
 
 
+# Legible at 3 m: a capital letter at least 16 minutes of arc high (ISO 9241-303's minimum for
+# reading; 20-22' preferred), 13.96 mm at 3 m, on the smallest common TV, 43" (16:9: 53.5 cm
+# high): 2.61 % of the screen's height, whatever its resolution (18.8 px at 720p, 28.2 px at
+# 1080p, 56.4 px at 2160p). A 55" screen (68.5 cm) needs 2.04 %. docs/club.md says so.
+ARCMIN = 16
+DISTANCE_MM = 3000
+SMALLEST_TV_INCHES = 43
+
+
+def cap_share(arcmin: float = ARCMIN, distance_mm: float = DISTANCE_MM,
+              inches: float = SMALLEST_TV_INCHES) -> float:
+    """The cap height, as a share of a 16:9 screen's height, that subtends ``arcmin`` at ``distance_mm``."""
+    cap_mm = 2 * distance_mm * math.tan(math.radians(arcmin / 60) / 2)
+    height_mm = inches * 25.4 * 9 / math.hypot(16, 9)
+    return cap_mm / height_mm
+
+
+CAP_SHARE = cap_share()
+
+
 def measure(driver: Any) -> dict[str, Any]:
     return dict(driver.execute_script(MEASURE))
-
-
-def set_size(driver: Any, width: int, height: int) -> None:
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
 
 
 def fits(m: dict[str, Any]) -> list[str]:

@@ -76,11 +76,28 @@ def test_the_tv_page_standings_and_csv(evening: tuple[str, list[dict[str, object
     assert "Standings, season" in season and expected[0]["player"] in season
     _, _, german = get(base + "/", lang="de-DE,de")
     assert 'lang="de"' in german and "Tisch t1" in german and "Rangliste" in german
+    # the broker line too (it was "hub: listening on ..." on the German page); the log's stays English
+    assert "Vereinsübersicht: empfängt über 127.0.0.1:" in german and "hub: listening" not in german
+    assert "hub: listening on 127.0.0.1:" in get(base + "/?lang=en")[2]
     _, _, panel = get(base + "/panel?lang=en")
     assert "<html" not in panel and "Table t2" in panel
     # a crafted query string adds no markup to the TV page (its keys went into an href unescaped)
     _, _, crafted = get(base + "/?%22%3E%3Ch1%3Eowned=1&tv")
     assert "<h1>owned" not in crafted and '">' + "<h1>" not in crafted
+
+
+def test_every_broker_line_has_german_with_the_same_values() -> None:
+    """The broker line is kept as a template and its values and translated on each page; the i18n
+    test sees only literals in _() calls, so these templates are checked here."""
+    from app.club.hub import STATUS_TEMPLATES
+    from app.games.views import Tr
+
+    german = Tr("de")
+    for template in STATUS_TEMPLATES:
+        names = set(re.findall(r"{(\w+)}", template))
+        shown = german(template, **{n: "<" + n + ">" for n in names})
+        assert shown != template.format(**{n: "<" + n + ">" for n in names}), template
+        assert all("<" + n + ">" in shown for n in names), (template, shown)
 
 
 def test_the_hub_page_escapes_what_tables_send(tmp_path: Path) -> None:

@@ -3,13 +3,13 @@ screen, scrolling regions take the keyboard's focus, chart labels and touch targ
 finished game does not say "Live", and axe-core finds no serious or critical violation on any page
 state at phone, tablet and TV sizes in English and German.
 
-axe-core is not a Python package: ``npm install axe-core`` into ``test-artifacts/axe/`` (ignored by
-git) or point ``TABLE99_AXE`` at its ``axe.min.js``. Without it the axe test skips and says how."""
+axe-core is not a Python package: ``bash scripts/setup dev`` installs it from npm into
+``test-artifacts/axe/`` (ignored by git), or ``TABLE99_AXE`` names its ``axe.min.js``
+(tests/web_support.need_axe)."""
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,12 +18,19 @@ import pytest
 
 from app.games.board99.game import Board99Game, TableSetup
 from rules import board99 as rules
-from tests.web_support import WebTable, make_driver, quit_driver, wait_for
+from tests.web_support import (
+    WebTable,
+    make_driver,
+    need_axe,
+    quit_driver,
+    serious_violations,
+    set_size,
+    wait_for,
+)
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "web-evening"
-AXE = Path(os.environ.get("TABLE99_AXE") or ROOT / "test-artifacts/axe/node_modules/axe-core/axe.min.js")
 TV_SIZES = {"tv-720": (1280, 720), "tv-1080": (1920, 1080), "tv-2160": (3840, 2160)}
 
 
@@ -99,43 +106,79 @@ def open_page(driver: Any, url: str, live: bool = True) -> None:
         wait_for(lambda: driver.find_element("css selector", ".connection.ok"), what="the page following")
 
 
-# -- 3: the TV's board fits the screen -----------------------------------------------------------------
-def test_the_tv_page_shows_all_100_squares_and_the_count_without_scrolling(web_table: WebTable) -> None:
+# -- 3: every TV page fits the screen ---------------------------------------------------------------------
+# The page against the window (document.scrollingElement: what a TV would scroll), the board's 100
+# squares and Parlett's standing (every hand's row) inside the window, and Parlett's standing whole
+# in its own column (it may scroll there only as a last resort, and does not on these pages).
+TV_FIT = """
+const page = document.scrollingElement;
+const inside = (r) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5
+                      && r.right <= innerWidth + 0.5;
+const squares = [...document.querySelectorAll("g.sq rect:first-child")].map((r) => r.getBoundingClientRect());
+const hands = [...document.querySelectorAll("table.totals tbody tr")].map((r) => r.getBoundingClientRect());
+const board = document.querySelector("svg.board");
+const standing = document.querySelector(".standing");
+return {width: innerWidth, height: innerHeight,
+        scrollWidth: page.scrollWidth, scrollHeight: page.scrollHeight,
+        squares: squares.length, squaresInside: squares.filter(inside).length,
+        boardBottom: board ? board.getBoundingClientRect().bottom : null,
+        hands: hands.length, handsInside: hands.filter(inside).length,
+        standingCut: standing ? standing.scrollHeight > standing.clientHeight + 1 : false};"""
+
+
+def parlett_pages(table: WebTable) -> dict[str, int]:
+    """Parlett as a TV shows it: three hands mid-rubber, five with long names, a finished rubber."""
+    from app.games.parlett.game import ParlettSession
+    from tests.club_pages_support import parlett_seated
+
+    five = ParlettSession.new(table.store, "five", ["Maximiliane Alexandra von Hohenzollern", "Bartholomew",
+                                                    "Cat", "Dan", "Eve"], "Eve", {})
+    for _ in range(4):
+        five.add_deal({"bids": dict.fromkeys(five.sheet.table.players, 2),
+                       "tricks": {"Maximiliane Alexandra von Hohenzollern": 3, "Bartholomew": 2, "Cat": 2,
+                                  "Dan": 1, "Eve": 1}})
+    done = parlett_seated(table.store, ["Annemarie", "Ben", "Cat"], 4)
+    return {"parlett": parlett_game(table), "parlett-five": five.game_id, "parlett-won": done}
+
+
+def test_every_tv_page_fits_the_screen_without_scrolling(web_table: WebTable) -> None:
+    """Parlett's TV page scrolled (1966 px on 720, 2829 on 1080, 5419 on 2160); the board's bottom
+    row was cut off before that. Now the board game, Parlett (3 and 5 hands, a finished rubber) and
+    Ninety Nine fit 1280x720, 1920x1080 and 3840x2160 in English and German."""
     from app.games.count99.game import KeptGame
     from rules.count99.cards import Variant
     from rules.count99.table import Setup
-
     game = long_board_game(web_table)
     keeper = KeptGame.create(web_table.store, Setup(Variant.QUENTIN_C, ("Ann", "Ben", "Cat")))
     for card in ("5", "K", "9", "4", "2", "3", "6", "7", "8") * 3:
         if keeper.table.count < 80:
             keeper.play(card)
-    kept = keeper.game_id
+    pages = {"board99": game.id, "count99": keeper.game_id, **parlett_pages(web_table)}
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for name, size in TV_SIZES.items():
-        driver = make_driver(size=size)
-        try:
-            open_page(driver, f"{web_table.base}/game/{game.id}?tv")
-            fit = driver.execute_script("""
-                const squares = [...document.querySelectorAll("g.sq rect:first-child")]
-                  .map((r) => r.getBoundingClientRect());
-                const board = document.querySelector("svg.board").getBoundingClientRect();
-                return {squares: squares.length, inside: squares.filter((r) => r.top >= 0 && r.left >= 0 &&
-                          r.bottom <= innerHeight && r.right <= innerWidth).length,
-                        bottom: board.bottom, right: board.right, height: innerHeight, width: innerWidth,
-                        scrollHeight: document.documentElement.scrollHeight,
-                        scrollWidth: document.documentElement.scrollWidth};""")
-            print(name, json.dumps(fit))
-            driver.save_screenshot(str(ARTIFACTS / f"board99-{name}.png"))
-            assert fit["squares"] == 100 and fit["inside"] == 100, (name, fit)
-            assert fit["scrollHeight"] <= fit["height"] and fit["scrollWidth"] <= fit["width"], (name, fit)
-            assert fit["bottom"] > 0.8 * fit["height"], (name, fit)  # and it is big: the TV's point
-            open_page(driver, f"{web_table.base}/game/{kept}?tv")  # the count too, beside its long log
-            height = driver.execute_script("return document.documentElement.scrollHeight")
-            driver.save_screenshot(str(ARTIFACTS / f"count99-{name}.png"))
-            assert height <= size[1], (name, "count99", height)
-        finally:
-            quit_driver(driver)
+    wrong = []
+    driver = make_driver(size=TV_SIZES["tv-1080"])  # one browser, resized: the sizes are emulated anyway
+    try:
+        for size_name, (width, height) in TV_SIZES.items():
+            set_size(driver, width, height)
+            for lang in ("en", "de"):
+                for name, game_id in pages.items():
+                    open_page(driver, f"{web_table.base}/game/{game_id}?tv&lang={lang}")
+                    fit = driver.execute_script(TV_FIT)
+                    print(name, size_name, lang, json.dumps(fit))
+                    driver.save_screenshot(str(ARTIFACTS / f"{name}-{size_name}-{lang}.png"))
+                    where = f"{name} {size_name} {lang}"
+                    if fit["scrollHeight"] > height or fit["scrollWidth"] > width:
+                        wrong.append(f"{where}: page {fit['scrollWidth']}x{fit['scrollHeight']}")
+                    squares, bottom = fit["squaresInside"], fit["boardBottom"]
+                    if name == "board99" and (squares != 100 or bottom < 0.8 * height):  # all, and big
+                        wrong.append(f"{where}: {squares} of 100 squares, board ends at {bottom:.0f} px")
+                    hands, inside = fit["hands"], fit["handsInside"]
+                    if name.startswith("parlett") and (hands < 3 or inside != hands or fit["standingCut"]):
+                        wrong.append(f"{where}: {inside} of {hands} hands' totals on screen"
+                                     f"{' (standing scrolls)' if fit['standingCut'] else ''}")
+    finally:
+        quit_driver(driver)
+    assert not wrong, "\n".join(wrong)
 
 
 # -- 2: scrolling regions are reached by the keyboard -------------------------------------------------------
@@ -155,6 +198,42 @@ def test_a_long_log_and_a_wide_deals_table_take_the_focus(web_table: WebTable) -
         totals = driver.find_element("css selector", "table.totals")  # fits: no needless tab stop
         assert not driver.execute_script("return arguments[0].scrollWidth > arguments[0].clientWidth", totals)
         assert totals.get_attribute("tabindex") is None
+    finally:
+        quit_driver(driver)
+
+
+def test_a_paired_phones_deal_form_fits_the_phone(web_table: WebTable) -> None:
+    """The deal form was a table whose Premium column lay beyond a phone's edge (480 px of 342 in
+    English, 585 in German): now each player's bid, tricks and premium fit the phone's width, each
+    with its visible label, in either language and with five hands."""
+    from app.games.parlett.game import ParlettSession
+
+    three = parlett_game(web_table)
+    five = ParlettSession.new(web_table.store, "five", ["Annemarie", "Bartholomew", "Cat", "Dan", "Eve"],
+                              "Eve", {}).game_id
+    driver = make_driver(size=(390, 844))
+    try:
+        pair_driver(driver, web_table)
+        for lang in ("en", "de"):
+            for game_id in (three, five):
+                open_page(driver, f"{web_table.base}/game/{game_id}?lang={lang}")
+                form = driver.execute_script("""
+                    const form = document.getElementById("deal-form");
+                    const controls = [...form.querySelectorAll("input, select, button")];
+                    const box = (c) => c.getBoundingClientRect();
+                    const out = (c) => box(c).right > 390 || box(c).left < 0;
+                    const scrolls = (e) => e.scrollWidth > e.clientWidth + 1
+                                           && getComputedStyle(e).overflowX !== "visible";
+                    return {page: document.scrollingElement.scrollWidth, controls: controls.length,
+                            beyond: controls.filter(out).map((c) => c.name),
+                            scrolls: [...form.querySelectorAll("*")].filter(scrolls).map((e) => e.tagName),
+                            unlabelled: controls.filter((c) => c.labels !== null && c.tagName !== "BUTTON"
+                                                         && c.labels.length === 0).map((c) => c.name)};""")
+                where = f"{lang}, game {game_id}"
+                assert form["page"] <= 390, (where, form)
+                assert form["beyond"] == form["scrolls"] == form["unlabelled"] == [], (where, form)
+                premiums = driver.find_elements("css selector", "#deal-form select[name^='premium-']")
+                assert len(premiums) >= 3 and all(p.is_displayed() for p in premiums), where
     finally:
         quit_driver(driver)
 
@@ -206,57 +285,50 @@ def pair_driver(driver: Any, table: WebTable) -> None:
 
 
 def test_axe_finds_no_serious_or_critical_violation(web_table: WebTable) -> None:
-    if not AXE.is_file():
-        pytest.skip(f"axe-core not found at {AXE}: `npm install axe-core` in test-artifacts/axe/ "
-                    "(or set TABLE99_AXE to its axe.min.js)")
+    """Every page state the tests reach (long log, finished game, Parlett with 3 and 5 hands and
+    finished, the count, the games list, pairing; paired on a phone and a tablet, as a TV shows them
+    at 1280x720, 1920x1080 and 3840x2160), in English and German, in one browser: axe-core finds no
+    serious or critical violation, and no phone page is wider than the phone."""
     from app.games.count99.game import KeptGame
     from rules.count99.cards import Variant
     from rules.count99.table import Setup
 
-    axe = AXE.read_text(encoding="utf-8")
+    axe = need_axe()
     long_game = long_board_game(web_table)
     won = won_board_game(web_table)
-    parlett = parlett_game(web_table)
     kept = KeptGame.create(web_table.store, Setup(Variant.QUENTIN_C, ("Ann", "Ben", "Cat")))
     for card in ("5", "K", "9", "4"):
         kept.play(card)
-    pages = {"board99-long": f"/game/{long_game.id}", "board99-won": f"/game/{won.id}",
-             "parlett": f"/game/{parlett}", "count99": f"/game/{kept.game_id}", "home": "/", "pair": "/pair"}
-    sizes = {"phone": ((390, 844), ("en", "de")), "tablet": ((1024, 768), ("en", "de")),
-             "tv-720": ((1280, 720), ("en",)), "tv-1080": ((1920, 1080), ("en", "de")),
-             "tv-2160": ((3840, 2160), ("en",))}
+    games = {"board99-long": long_game.id, "board99-won": won.id, "count99": kept.game_id,
+             **parlett_pages(web_table)}
+    pages = {name: f"/game/{game_id}" for name, game_id in games.items()} | {"home": "/", "pair": "/pair"}
+    # the TVs first, not paired (as a TV is); then paired, the phone and the tablet
+    sizes = {"tv-720": (1280, 720), "tv-1080": (1920, 1080), "tv-2160": (3840, 2160),
+             "phone": (390, 844), "tablet": (1024, 768)}
     found: list[str] = []
     checked = 0
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for size_name, (size, languages) in sizes.items():
-        for lang in languages:
-            driver = make_driver(language=lang, size=size)
-            try:
-                driver.set_script_timeout(60)
-                if not size_name.startswith("tv"):
-                    pair_driver(driver, web_table)  # the paired pages: the deal form, the card buttons
+    driver = make_driver(size=sizes["tv-1080"])
+    try:
+        driver.set_script_timeout(60)
+        for size_name, size in sizes.items():
+            set_size(driver, *size)
+            if size_name == "phone":
+                pair_driver(driver, web_table)  # the paired pages: the deal form, the card buttons
+            for lang in ("en", "de"):
                 for name, path in pages.items():
-                    tv = "?tv" if size_name.startswith("tv") and name not in ("pair", "home") else ""
-                    if tv == "" and size_name.startswith("tv") and name in ("pair", "home"):
-                        continue
-                    open_page(driver, web_table.base + path + tv, live=name not in ("home", "pair"))
-                    full_screenshot(driver, ARTIFACTS / f"{name}-{size_name}-{lang}.png")  # to look at
+                    live = name not in ("home", "pair")
+                    tv = "tv&" if size_name.startswith("tv") and live else ""
+                    open_page(driver, f"{web_table.base}{path}?{tv}lang={lang}", live=live)
+                    if size_name != "tv-2160":  # to look at (a 4K screenshot is 4x the pixels)
+                        full_screenshot(driver, ARTIFACTS / f"{name}-{size_name}-{lang}.png")
                     # against the device's width: a phone's emulated viewport widens to its content
                     wide = driver.execute_script("return document.documentElement.scrollWidth") - size[0]
                     if wide > 1:  # a phone never scrolls sideways (the paired deal form did)
                         found.append(f"{name} {size_name} {lang}: {wide} px wider than the screen")
-                    driver.execute_script(axe)
-                    result = driver.execute_async_script(
-                        "const done = arguments[arguments.length - 1];"
-                        "axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations"
-                        ".map((v) => ({id: v.id, impact: v.impact, nodes: v.nodes.length,"
-                        " target: v.nodes[0].target.join(' ')}))));")
+                    found += [f"{name} {size_name} {lang}: {v}" for v in serious_violations(driver, axe)]
                     checked += 1
-                    for v in result:
-                        if v["impact"] in ("serious", "critical"):
-                            found.append(f"{name} {size_name} {lang}: {v['id']} ({v['impact']}, "
-                                         f"{v['nodes']} nodes, e.g. {v['target']})")
-            finally:
-                quit_driver(driver)
+    finally:
+        quit_driver(driver)
     print(f"axe-core: {checked} page states, {len(found)} serious or critical violations")
-    assert not found, "\n".join(found)
+    assert checked == len(sizes) * 2 * len(pages) and not found, "\n".join(found)

@@ -15,6 +15,8 @@ import pytest
 from app.games.live import LiveTable
 from app.store import GameStore
 
+ROOT = Path(__file__).resolve().parent.parent
+AXE = Path(os.environ.get("TABLE99_AXE") or ROOT / "test-artifacts/axe/node_modules/axe-core/axe.min.js")
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 SIZES = {"phone": (390, 844), "tablet": (1024, 768), "tv": (1920, 1080)}
@@ -52,6 +54,38 @@ def make_driver(language: str = "en-GB,en", size: tuple[int, int] = (1024, 768))
         "width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600})
     driver._t99_profile = profile  # removed in quit_driver
     return driver
+
+
+def need_axe() -> str:
+    """axe-core's script. It is no Python package: ``bash scripts/setup dev`` installs it from npm
+    into test-artifacts/axe/ (ignored by git), or TABLE99_AXE names its axe.min.js. In CI a missing
+    axe-core is a failure, not a skip."""
+    if AXE.is_file():
+        return AXE.read_text(encoding="utf-8")
+    message = (f"axe-core not found at {AXE}: `npm install axe-core` in test-artifacts/axe/ "
+               "(or set TABLE99_AXE to its axe.min.js)")
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def serious_violations(driver: Any, axe: str) -> list[str]:
+    """axe-core's serious and critical violations on the page now shown, one line each (injected
+    by WebDriver: the pages' CSP allows only their own scripts, which execute_script is not bound by)."""
+    driver.execute_script(axe)
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations"
+        ".map((v) => ({id: v.id, impact: v.impact, nodes: v.nodes.length,"
+        " target: v.nodes[0].target.join(' ')}))));")
+    return [f"{v['id']} ({v['impact']}, {v['nodes']} nodes, e.g. {v['target']})"
+            for v in result if v["impact"] in ("serious", "critical")]
+
+
+def set_size(driver: Any, width: int, height: int) -> None:
+    """The emulated screen: one browser serves every size (a phone's below a desktop window's)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
 
 
 def quit_driver(driver: Any) -> None:

@@ -128,6 +128,49 @@ def evening_of(timestamp: float) -> str:
     return time.strftime("%Y-%m-%d", time.localtime(timestamp - 6 * 3600))
 
 
+# A message this big (bytes) is parsed and checked in the hub's worker process, and its stored
+# state is parsed there only (to build its card, hub_web): a 1 MiB state held Python's lock in the
+# pages' process for 150-270 ms (decode, depth walk, re-encode), and every viewer who came then
+# waited (/panel p99 157 ms with 20 viewers, benchmarks/club_panel.py).
+HEAVY_OVER = 64 * 1024
+
+
+def examine(table: str, what: str, payload: bytes) -> dict[str, Any]:
+    """What the hub keeps of one message of ``table`` on its ``what`` topic, or ValueError: the
+    checks of :meth:`HubStore.receive`, free of the store (so the worker process can run them).
+    Only small values and texts come back: no parsed state crosses back into the pages' process."""
+    if len(payload) > MAX_PAYLOAD:
+        raise ValueError(f"{len(payload)} bytes, over {MAX_PAYLOAD}")
+    text = payload.decode("utf-8")  # strictly: json.loads would take UTF-16 and store it raw
+    try:
+        body = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_DEPTH}") from None
+    check_depth(body)
+    if not isinstance(body, dict) or not isinstance(body.get("id"), str):
+        raise ValueError("not an object with an id")
+    message_id = body["id"]
+    if not message_id.startswith(f"{table}:"):  # ':' is never in a table's name
+        raise ValueError(f"message id {message_id[:40]!r} is not one of table {table}'s")
+    kept: dict[str, Any] = {"id": message_id, "sent": check_sent(body.get("sent")), "text": text}
+    if what in ("state", "record"):
+        game = body["game"]
+        check_game(game, table)
+        players: list[str] = []
+        winners: list[str] = []
+        if what == "record" and game["status"] == "finished":  # else a win taken back: not replayed
+            players, winners = outcome(str(game["kind"]), dict(game["setup"]), list(game["actions"]))
+        kept.update(game_text=json.dumps(game, ensure_ascii=False), status=str(game["status"]),
+                    updated=float(game["updated"]), key=str(game["key"]), kind=str(game["kind"]),
+                    result=str(game.get("result", "")), players=players, winners=winners,
+                    game=game if len(payload) <= HEAVY_OVER else None)
+    else:
+        if "game" in body:  # an event about a game: one of this table's
+            check_key(body["game"], table)
+        kept["game_key"] = str(body.get("game", ""))
+    return kept
+
+
 class HubStore:
     def __init__(self, path: Path | str) -> None:
         if str(path) != ":memory:":
@@ -157,8 +200,43 @@ class HubStore:
         # name -> (its row's version, the state's text, its game or None, why it cannot be shown, a
         # short digest): a state is parsed once per change, not once per /panel
         self._states: dict[str, tuple[int, str, dict[str, Any] | None, str, str]] = {}
+        self._pool: Any = None  # the worker process for heavy messages (see _worker)
+        self._pool_lock = threading.Lock()
+
+    def _worker(self) -> Any:
+        """One worker process for heavy messages, started the first time one comes ("spawn": a
+        fork of a process with threads may inherit a held lock)."""
+        with self._pool_lock:
+            if self._pool is None:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
+                self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            return self._pool
+
+    def _examine_elsewhere(self, table: str, what: str, payload: bytes) -> dict[str, Any]:
+        """:func:`examine` in the worker process; a worker that died (killed for memory, say) is
+        replaced once, else a broken pool would refuse every heavy message until a restart."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        for attempt in (1, 2):
+            pool = self._worker()
+            try:
+                return dict(pool.submit(examine, table, what, payload).result())
+            except BrokenProcessPool:
+                with self._pool_lock:
+                    if self._pool is pool:
+                        self._pool = None
+                pool.shutdown(wait=False)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     def close(self) -> None:
+        with self._pool_lock:
+            if self._pool is not None:
+                self._pool.shutdown(cancel_futures=True)
+                self._pool = None
         with self._read_lock:
             self._reader.close()
         with self._lock:
@@ -172,35 +250,16 @@ class HubStore:
             return False
         table, what = parts[1], parts[2]
         try:
-            if len(payload) > MAX_PAYLOAD:
-                raise ValueError(f"{len(payload)} bytes, over {MAX_PAYLOAD}")
-            text = payload.decode("utf-8")  # strictly: json.loads would take UTF-16 and store it raw
-            try:
-                body = json.loads(text)
-            except RecursionError:
-                raise ValueError(f"nested deeper than {MAX_DEPTH}") from None
-            check_depth(body)
-            if not isinstance(body, dict) or not isinstance(body.get("id"), str):
-                raise ValueError("not an object with an id")
-            message_id = body["id"]
-            if not message_id.startswith(f"{table}:"):  # ':' is never in a table's name
-                raise ValueError(f"message id {message_id[:40]!r} is not one of table {table}'s")
-            sent_at = check_sent(body.get("sent"))
-            if what in ("state", "record"):
-                game = body["game"]
-                check_game(game, table)
-            elif "game" in body:  # an event about a game: one of this table's
-                check_key(body["game"], table)
-            players: list[str] = []
-            winners: list[str] = []
-            if what == "record" and game["status"] == "finished":  # else a win taken back: not replayed
-                players, winners = outcome(str(game["kind"]), dict(game["setup"]), list(game["actions"]))
+            if len(payload) > HEAVY_OVER:  # the listener's thread waits; the pages go on meanwhile
+                kept = self._examine_elsewhere(table, what, payload)
+            else:
+                kept = examine(table, what, payload)
         except Exception as exc:
             log.warning("hub: ignored a message from table %r on %s: %s", table, topic,
                         " ".join(str(exc).split())[:160])
             return False
         now = time.time()
-        state_text = json.dumps(game, ensure_ascii=False) if what == "state" else ""  # not under the lock
+        message_id, sent_at = kept["id"], kept["sent"]
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -213,26 +272,26 @@ class HubStore:
                 self._db.execute("UPDATE tables SET heard=? WHERE name=?", (now, table))
                 sent = now if sent_at is None else sent_at
                 if what == "state":
-                    kept = self._db.execute(
+                    state_text = kept["game_text"]
+                    stored = self._db.execute(
                         "UPDATE tables SET state=?, state_sent=? WHERE name=? AND"
                         " (state_sent IS NULL OR state_sent <= ?)",
                         (state_text, sent, table, sent)).rowcount
-                    if kept:  # parsed and checked just now: the page need not parse it again
+                    if stored:  # parsed and checked just now: the page need not parse it again
                         (version,) = self._db.execute("SELECT version FROM tables WHERE name=?",
-                                                      (table,)).fetchone()
-                        self._states[table] = (version, state_text, game, "", _digest(state_text))
-                    if game["status"] != "finished":  # a newer word than its record: no longer won
+                                                      (table,)).fetchone()  # (a heavy one: never here)
+                        self._states[table] = (version, state_text, kept["game"], "", _digest(state_text))
+                    if kept["status"] != "finished":  # a newer word than its record: no longer won
                         self._db.execute(
                             "UPDATE records SET status=?, finished=?, received=?"
                             " WHERE game=? AND finished < ?",
-                            (str(game["status"]), float(game["updated"]), now, str(game["key"]),
-                             float(game["updated"])))
+                            (kept["status"], kept["updated"], now, kept["key"], kept["updated"]))
                 elif what == "event":
                     self._db.execute(
                         "INSERT INTO events(id, table_name, game, body, sent, received) VALUES (?,?,?,?,?,?)",
-                        (message_id, table, str(body.get("game", "")), text, sent, now))
+                        (message_id, table, kept["game_key"], kept["text"], sent, now))
                 else:
-                    finished = float(game.get("updated", sent))
+                    finished = kept["updated"]
                     # a corrected game replaces its record, but a late resend of an older version
                     # (taken by a broker that then died) never replaces a newer one
                     # (a record of a game no longer finished is kept too, uncounted: it takes the win back)
@@ -245,10 +304,10 @@ class HubStore:
                         " winners=excluded.winners, result=excluded.result, record=excluded.record,"
                         " message=excluded.message, finished=excluded.finished, received=excluded.received,"
                         " status=excluded.status WHERE excluded.finished >= records.finished",
-                        (str(game["key"]), table, str(game["kind"]), evening_of(finished),
-                         json.dumps(players, ensure_ascii=False), json.dumps(winners, ensure_ascii=False),
-                         str(game.get("result", "")), json.dumps(game, ensure_ascii=False), message_id,
-                         finished, now, str(game["status"])))
+                        (kept["key"], table, kept["kind"], evening_of(finished),
+                         json.dumps(kept["players"], ensure_ascii=False),
+                         json.dumps(kept["winners"], ensure_ascii=False), kept["result"], kept["game_text"],
+                         message_id, finished, now, kept["status"]))
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -276,7 +335,11 @@ class HubStore:
                 if cached is None or cached[0] != version:
                     (text,) = self._reader.execute("SELECT state FROM tables WHERE name=?",
                                                    (name,)).fetchone()
-                    cached = (version, text, *_parse_state(text))
+                    # a heavy state is parsed (and checked) only where its card is built, in the
+                    # worker process (hub_web): never in the pages' process
+                    heavy = len(text) > HEAVY_OVER
+                    cached = (version, text, None, "", _digest(text)) if heavy else (version, text,
+                                                                                      *_parse_state(text))
                     self._states[name] = cached
                 _, text, game, problem, digest = cached
                 result.append({"name": name, "game": game, "heard": heard, "problem": problem,
@@ -362,6 +425,15 @@ def standings(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return result
 
 
+# The broker line, as a template and its values: the log writes it in English, the hub's page in
+# the viewer's language (app/locale/de/club.json; tests/test_club_hub_web.py checks every one).
+CONNECTING = "hub: connecting to the broker"
+REFUSED = "hub: the broker refused the hub: {reason}"
+LISTENING = "hub: listening on {address}"
+AWAY = "hub: the broker is away ({reason}); reconnecting"
+STATUS_TEMPLATES = (CONNECTING, REFUSED, LISTENING, AWAY)
+
+
 class HubListener:
     """The hub's MQTT client: a persistent session (the broker keeps QoS 1 messages while the hub
     is away), subscribed to every table's state, events and records."""
@@ -371,7 +443,7 @@ class HubListener:
         import paho.mqtt.client as mqtt
 
         self.store = store
-        self.status = "hub: connecting to the broker"
+        self.status_parts: tuple[str, dict[str, str]] = (CONNECTING, {})
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
         if username:
             self.client.username_pw_set(username, password)
@@ -389,14 +461,20 @@ class HubListener:
 
     def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
-            self.status = f"hub: the broker refused the hub: {reason}"
+            self.status_parts = (REFUSED, {"reason": str(reason)})
             log.warning("%s", self.status)
             return
-        self.status = f"hub: listening on {self._host}:{self._port}"
+        self.status_parts = (LISTENING, {"address": f"{self._host}:{self._port}"})
         client.subscribe([(f"{TOPIC_ROOT}/+/{what}", 1) for what in ("state", "event", "record")])
 
     def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
-        self.status = f"hub: the broker is away ({reason}); reconnecting"
+        self.status_parts = (AWAY, {"reason": str(reason)})
+
+    @property
+    def status(self) -> str:
+        """The broker line in English, for the log and the tests."""
+        template, values = self.status_parts
+        return template.format(**values)
 
     def _message(self, client: Any, userdata: Any, message: Any) -> None:
         try:

@@ -22,7 +22,7 @@ from typing import Any
 
 from aiohttp import web
 
-from app.club.hub import KINDS, HubStore, standings
+from app.club.hub import HEAVY_OVER, KINDS, MAX_DEPTH, HubStore, check_depth, standings
 from app.games.views import Tr, build_view
 from app.pages import SECURITY_HEADERS, choose_language, html_page, language_switch, static_file
 from app.store import StoredGame
@@ -50,8 +50,14 @@ def table_card(entry: dict[str, Any], _: Tr, now: float) -> str:
 
 def card_in_worker(entry: dict[str, Any], language: str) -> str:
     """:func:`card_body` in the hub's worker process (a heavy state's card), from its text."""
-    game = None if entry.get("problem") else json.loads(entry["text"])
-    return card_body(entry | {"game": game}, Tr(language))
+    game = None
+    if not entry.get("problem"):
+        try:  # a heavy state is parsed only here: one an older hub kept unchecked is checked here too
+            game = json.loads(entry["text"])
+            check_depth(game)
+        except RecursionError:
+            raise ValueError(f"stored state unreadable: nested deeper than {MAX_DEPTH}") from None
+    return card_body(entry | {"game": game if isinstance(game, dict) and game else None}, Tr(language))
 
 
 def with_note(card: str, note: str) -> str:
@@ -94,7 +100,7 @@ def card_body(entry: dict[str, Any], _: Tr) -> str:
             f'<p class="status">{html.escape(view["game"])} · {status}</p>{"".join(lines)}</section>')
 
 
-BACKGROUND_OVER = 64 * 1024  # a state this big (bytes) is built into its new card in the background
+BACKGROUND_OVER = HEAVY_OVER  # a state this big: its card is built in the worker, a new one in the background
 LIVE = ' class="live"'  # the live page's panel: its ?tv layout fills the screen (hub.css)
 TV_ROWS = 12  # standings rows on the TV page: what fits beside the cards in type legible at 3 m
 
@@ -149,7 +155,8 @@ def csv_cell(text: str) -> str:
 class HubWeb:
     def __init__(self, store: HubStore, status: Any = None) -> None:
         self.store = store
-        self.status = status  # a callable giving the broker line, or None
+        # a callable giving the broker line as (template, values), translated on each page; or None
+        self.status = status
         self._logged: set[tuple[str, str]] = set()  # (table, state version) logged unshowable
         # (table, language) -> (state version, card): one entry per table and language
         self._cards: dict[tuple[str, str], tuple[str, str]] = {}
@@ -197,7 +204,10 @@ class HubWeb:
         evening = self._evening(request)
         caption = _("Standings, evening of {date}", date=evening) if evening else _("Standings, season")
         rows = standings(self.store.records(evening))
-        broker = html.escape(self.status()) if callable(self.status) else ""
+        broker = ""
+        if callable(self.status):
+            template, values = self.status()
+            broker = html.escape(_(template, **values))
         # the TV's grid of cards depends on how many there are (hub.css): 1-2 one above the other,
         # then two columns of up to four rows, every card one line per fact (8 tables fit)
         count = min(len(tables), 8)
@@ -223,7 +233,8 @@ class HubWeb:
                 building = self._building.setdefault(key, threading.Lock())
             if cached is None:  # nothing to show before it: wait for the build (once per hub start)
                 with building:
-                    cached = self._build(key, entry, _, version)
+                    cached = self._build(key, entry, _, version,
+                                         elsewhere=int(entry.get("size", 0)) > BACKGROUND_OVER)
             elif building.acquire(blocking=False):  # else another viewer's build is under way
                 if int(entry.get("size", 0)) > BACKGROUND_OVER:
                     threading.Thread(target=self._build_then_release, args=(building, key, entry, _, version),
@@ -254,6 +265,24 @@ class HubWeb:
                 self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
             return self._pool
 
+    def _card_elsewhere(self, light: dict[str, Any], language: str) -> str:
+        """:func:`card_in_worker` in the worker process; a worker that died is replaced once (a
+        broken pool would show every heavy state as unshowable until a restart)."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        for attempt in (1, 2):
+            pool = self._worker()
+            try:
+                return str(pool.submit(card_in_worker, light, language).result())
+            except BrokenProcessPool:
+                with self._locks_lock:
+                    if self._pool is pool:
+                        self._pool = None
+                pool.shutdown(wait=False)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
     def close(self) -> None:
         """Stops the worker process, if one was started."""
         if self._pool is not None:
@@ -276,7 +305,7 @@ class HubWeb:
         try:
             if elsewhere:
                 light = {k: v for k, v in entry.items() if k != "game"}  # a str pickles at memcpy speed
-                return str(self._worker().submit(card_in_worker, light, _.language).result())
+                return self._card_elsewhere(light, _.language)
             return card_body(entry, _)
         except Exception as exc:
             # Once per table and state (not per message: "heard" moves on with each one); a table's

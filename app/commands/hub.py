@@ -56,7 +56,7 @@ def main(args: argparse.Namespace) -> int:
 
     store = HubStore(args.db or data_dir() / "hub.sqlite3")
     listener = HubListener(store, args.broker, args.broker_port, args.user, password, args.tls_ca).start()
-    app = HubWeb(store, status=lambda: listener.status).make_app()
+    app = HubWeb(store, status=lambda: listener.status_parts).make_app()
 
     async def serve() -> None:
         runner = web.AppRunner(app)

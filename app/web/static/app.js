@@ -159,8 +159,12 @@
         el("p", { class: "dealer" }, view.dealer_text), el("p", { class: "trump" }, view.trump_text),
         el("p", { class: "deal-no" }, ui.next_deal + ": " + view.deal_number)]);
     const games = view.games.length ? el("ul", { class: "games" }, view.games.map((g) => el("li", {}, g.text))) : null;
-    return el("div", { class: "game parlett" }, head, totals, games, parlettChart(view), boot.csrf && (view.status === "playing" || editing !== null) ? parlettForm(view) : null,
-      deals, logList(view));
+    // two columns on a TV (display.css): the standing on the left, the rest beside it scrolling by
+    // itself; elsewhere the two are plain blocks one after the other
+    return el("div", { class: "game parlett hands-" + hands.length }, head,
+      el("div", { class: "standing" }, totals, games),
+      el("div", { class: "side" }, parlettChart(view),
+        boot.csrf && (view.status === "playing" || editing !== null) ? parlettForm(view) : null, deals, logList(view)));
   }
   // The running totals deal by deal. Each hand's line has its own colour AND its own dash pattern,
   // and ends in the hand's name and total, so no one needs to tell colours apart; the numbers are
@@ -182,11 +186,13 @@
     const labelY = {};
     let previous = -Infinity;
     for (const k of order) { labelY[k] = Math.max(y(series[k][steps]) + 8, previous + 26); previous = labelY[k]; }
+    let below = H - 4;  // pushed past the bottom: moved up again, still 26 apart (five hands at 0)
+    for (const k of order.slice().reverse()) { labelY[k] = Math.min(labelY[k], below); below = labelY[k] - 26; }
     view.hands.forEach((h, k) => {
       const points = series[k].map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
       chart.append(svg("polyline", { points, fill: "none", stroke: LINE[k % 6], "stroke-width": 4,
                                      "stroke-dasharray": DASH[k % 6], class: "chart-line" }));
-      chart.append(svg("text", { x: x(steps) + 10, y: Math.min(H - 4, labelY[k]), fill: LINE[k % 6],
+      chart.append(svg("text", { x: x(steps) + 10, y: labelY[k], fill: LINE[k % 6],
                                  class: "chart-label" }, h.name + " " + series[k][steps]));
     });
     chart.dataset.width = W;
@@ -212,21 +218,23 @@
   function parlettForm(view) {
     const deal = editing !== null ? view.deals.find((d) => d.number === editing + 1) : null;
     if (editing !== null && !deal) editing = null;
-    const premiumSelect = (h, i) => el("select", { name: "premium-" + i, "aria-label": ui.premium + " " + h.name },
+    const premiumSelect = (h, i) => el("select", { name: "premium-" + i },
       el("option", { value: "" }, "–"), el("option", { value: "declare" }, ui.declare),
       view.can_reveal ? el("option", { value: "reveal" }, ui.reveal) : null);
-    const rows = view.hands.map((h, i) => el("tr", {}, el("th", { scope: "row" }, h.name),
-      el("td", {}, el("input", { type: "number", min: 0, max: 20, required: "required", name: "bid-" + i, "aria-label": ui.bids + " " + h.name })),
-      el("td", {}, el("input", { type: "number", min: 0, max: 20, required: "required", name: "tricks-" + i, "aria-label": ui.tricks + " " + h.name })),
-      el("td", {}, h.dummy ? "" : premiumSelect(h, i))));
+    // one group per player, its fields side by side and wrapping: no table wider than a phone
+    // (a table's Premium column scrolled out of sight there); each field has its visible label
+    const field = (label, control) => el("label", { class: "field" }, el("span", {}, label), control);
+    const rows = view.hands.map((h, i) => el("fieldset", { class: "hand" }, el("legend", {}, h.name),
+      field(ui.bids, el("input", { type: "number", min: 0, max: 20, required: "required", name: "bid-" + i })),
+      field(ui.tricks, el("input", { type: "number", min: 0, max: 20, required: "required", name: "tricks-" + i })),
+      h.dummy ? null : field(ui.premium, premiumSelect(h, i))));
     const message = messageBox();
     const heading = deal ? fill(ui.correcting, { n: deal.number }) : ui.enter_deal + " (" + view.dealer_text + ", " + view.trump_text + ")";
     const turnUp = (deal ? deal.turn_up : view.needs_turn_up) ? el("p", {}, el("label", { for: "turn-up" }, ui.turn_up),
       el("input", { id: "turn-up", name: "turn_up", maxlength: 3, required: "required" })) : null;
     const form = el("form", { class: "entry", id: "deal-form" },
       el("h2", {}, heading),
-      el("table", {}, el("thead", {}, el("tr", {}, el("th", { scope: "col" }, ui.players), el("th", { scope: "col" }, ui.bids),
-        el("th", { scope: "col" }, ui.tricks), el("th", { scope: "col" }, ui.premium))), el("tbody", {}, rows)),
+      rows,
       turnUp,
       el("button", { type: "submit" }, deal ? ui.save_correction : ui.send),
       deal ? el("button", { type: "button", class: "secondary", onclick: () => { editing = null; keepForm = false; render(lastPayload); keepForm = true; } }, ui.cancel)
@@ -372,7 +380,7 @@
 
   // A region that scrolls (a long log, a wide table on a phone, the TV's side column) is reached
   // by the keyboard too: it takes the focus while, and only while, it has something to scroll.
-  const SCROLLERS = ".log ol, table.games, table.deals, table.totals, table.players, html.tv .side, .entry table";
+  const SCROLLERS = ".log ol, table.games, table.deals, table.totals, table.players, html.tv .side, html.tv .standing";
   function markScrollable() {
     for (const node of document.querySelectorAll(SCROLLERS)) {
       const scrolls = node.scrollHeight > node.clientHeight + 1 || node.scrollWidth > node.clientWidth + 1;
