@@ -75,6 +75,11 @@ def test_a_whole_game_is_stored_and_replays_to_the_same_winner(store: GameStore)
     assert stored.status == "finished"
     record = record_of(stored)
     assert record["mode"] == "phones" and "seats" not in record  # no credential digests in records
+    assert "seed" not in record  # with the actions it would tell every hand
+    from app.club.outbox import public_game
+
+    shared = public_game(stored, "k")["setup"]
+    assert "seed" not in shared and "seats" not in shared
     assert replay_json(record)["final"]["winner"] == winner
     session = load_session(store, table.game_id)
     assert isinstance(session, PhoneTable) and session.game is not None
