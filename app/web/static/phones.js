@@ -112,7 +112,7 @@
     const log = $("said");
     if (!log) { if ($("said-last") && said.length) $("said-last").textContent = said[said.length - 1][1]; return; }
     for (const [, text] of said) log.append(el("li", {}, text));
-    while (log.children.length > 60) log.firstElementChild.remove();
+    while (log.children.length > 400) log.firstElementChild.remove();
   }
 
   // -- a seat --------------------------------------------------------------------------------------------
@@ -122,6 +122,7 @@
     const view = payload.view;
     current = view;
     drawTable(view);
+    document.body.dataset.seq = String(payload.seq);
     const me = view.seats[view.you];
     $("you").textContent = fill(ui.joined_as, { n: view.you + 1, name: me ? me.name : "" });
     const hand = $("hand");
@@ -133,12 +134,13 @@
           el("div", { role: "group", "aria-label": label, id: "slot-" + n },
             el("span", { class: "card-name", "aria-hidden": "true" }, label),
             card.choices.map((value) => el("button", {
-              type: "button", class: "card-btn", "data-slot": i, "data-choice": value,
+              type: "button", class: "card-btn", "data-slot": i, "data-choice": value, "data-card": card.card,
               onclick: () => play(i, value) },
               fill(ui.as, { card: card.name, value: (value > 0 ? "+" : "") + value })))));
       }
       return el("li", { class: "card" }, el("button", {
-        type: "button", class: "card-btn", id: "slot-" + n, "data-slot": i, "aria-keyshortcuts": n <= 9 ? String(n) : null,
+        type: "button", class: "card-btn", id: "slot-" + n, "data-slot": i, "data-card": card.card,
+        "aria-keyshortcuts": n <= 9 ? String(n) : null,
         onclick: () => play(i, null) }, fill(ui.play_slot, { n, card: card.name })));
     });
     hand.replaceChildren(...(items.length ? items : [el("li", {}, ui.empty)]));
@@ -189,6 +191,7 @@
   function drawHost(payload) {
     const view = payload.view;
     drawTable(view);
+    document.body.dataset.seq = String(payload.seq);
     const kinds = [["person", ui.kind_person], ["easy", ui.kind_easy], ["hard", ui.kind_hard]];
     $("seat-rows").replaceChildren(...view.seats.map((s, i) => {
       const n = i + 1;
@@ -253,7 +256,7 @@
     });
   } else if (boot.page === "tv") {
     drawTable(boot.payload.view);
-    follow((p) => { drawTable(p.view); addSaid(p.said || []); }, "&tv");
+    follow((p) => { drawTable(p.view); addSaid(p.said || []); document.body.dataset.seq = String(p.seq); }, "&tv");
   } else if (boot.page === "host") {
     drawHost(boot.payload);
     follow(drawHost, "&as=host");
