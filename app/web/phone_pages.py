@@ -161,8 +161,8 @@ def seat_body(_: Tr) -> str:
             f'<button id="back" type="button" hidden>{_("I am back: let me play")}</button></p></section>'
             + _table_section(_)
             + f'<section aria-labelledby="said-h"><h2 id="said-h">{_("What happened")}</h2>'
-            '<ol id="said" class="said" role="log" aria-live="polite" aria-relevant="additions">'
-            '</ol></section>'
+            '<div role="log" aria-live="polite" aria-relevant="additions" aria-labelledby="said-h">'
+            '<ol id="said" class="said"></ol></div></section>'
             f'<section aria-labelledby="set-h"><h2 id="set-h">{_("Keys and sounds")}</h2>'
             f"<p>{_(KEYS_HELP)}</p>"
             '<p><label class="switch"><input id="sound" type="checkbox" checked> '
