@@ -72,6 +72,7 @@ class PhoneStream:
         self.host, self.tv, self.credential = host, tv, credential
         self.wake = asyncio.Event()
         self.closed = False
+        self.client = "?"  # the device's address: streams are capped per address
 
 
 class PhoneRoutes:
@@ -80,6 +81,7 @@ class PhoneRoutes:
     live: LiveTable
     access: Access
     base_url: Any
+    max_streams_per_client: int
     _phone_streams: dict[str, set[PhoneStream]]
 
     # -- wiring -----------------------------------------------------------------------------------
@@ -251,7 +253,9 @@ class PhoneRoutes:
         table = self._table(request)
         token = request.match_info["token"]
         group = self._phone_streams.setdefault(table.table_id, set())
-        if len(group) >= MAX_PHONE_STREAMS_PER_TABLE:
+        client = request.remote or "?"
+        mine = sum(1 for g in self._phone_streams.values() for s in g if s.client == client)
+        if len(group) >= MAX_PHONE_STREAMS_PER_TABLE or mine >= self.max_streams_per_client:
             return web.Response(status=503, text="too many pages on this table\n",
                                 headers={"Retry-After": "10"})
         host = request.query.get("as") == "host" and self._host(request) is not None
@@ -259,6 +263,7 @@ class PhoneRoutes:
         _seat, credential = self._seat_of(request, table)
         stream = PhoneStream(table.table_id, lang, self._after(request, table), host, tv,
                              None if tv or host else credential)
+        stream.client = client
         group.add(stream)
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                                "Cache-Control": "no-store", "X-Accel-Buffering": "no",
