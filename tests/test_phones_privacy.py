@@ -126,3 +126,15 @@ def test_a_seat_code_burns_after_five_wrong_tries_over_http(phones: PhonesWeb) -
     assert status == 403 and data["error"] != "this seat's code is used up: ask the host for a new one"
     assert phones.host(table, op="new-code", index=1)[0] == 200
     assert table.seats[1].code is not None and table.seats[1].code != code
+
+
+def test_the_host_switches_seats_in_the_lobby_and_only_the_host(phones: PhonesWeb) -> None:
+    table = phones.open_table(people=2, computers=1, level="easy")
+    assert [s.kind for s in table.seats] == ["person", "person", "easy"]
+    assert phones.host(table, op="seat", index=1, kind="hard") == (200, {"ok": True})
+    assert [s.kind for s in table.seats] == ["person", "hard", "easy"]
+    status, data = phones.host(table, op="seat", index=0, kind="robot")
+    assert status == 422 and "seat is one of" in data["error"]
+    status, _data, _h = phones.post(f"/phones/{table.table_id}/api/host", {"op": "seat", "index": 0,
+                                                                          "kind": "hard"})
+    assert status == 401 and table.seats[0].person

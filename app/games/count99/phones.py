@@ -96,6 +96,7 @@ TURN_SECONDS_RANGE = (5, 600)
 PAUSE_RANGE = (0.0, 5.0)
 LOG_KEPT = 400  # events kept for sentences (a phone that was away longer gets a fresh view)
 LAST_PLAYS = 8
+MAX_TABLES = 16  # tables kept in memory; beyond, the oldest finished (or never started) is dropped
 
 
 class PhoneError(Exception):
@@ -248,6 +249,7 @@ class PhoneTable:
         self.snapshot: dict[str, Any] = {}
         # Each seat's cards as the last change left them: only seat_view reads it, one seat at a time.
         self._private: tuple[Any, ...] | None = None
+        self._log_snapshot: tuple[tuple[int, object], ...] = ()
         self._publish()
 
     # -- the lobby ----------------------------------------------------------------------------------
@@ -613,6 +615,7 @@ class PhoneTable:
                              tuple(game.can_draw(i) for i in range(len(self.seats))), table.count,
                              table.direction, table.tokens, table.turn, table.over)
         self.snapshot = state
+        self._log_snapshot = tuple(self.log)  # what sentences() reads: never the deque being appended to
 
     def public_view(self, _: Any) -> dict[str, Any]:
         """What the TV and any viewer see, in ``_``'s language: never a card of a hand."""
@@ -656,13 +659,13 @@ class PhoneTable:
         return view
 
     def host_view(self, _: Any) -> dict[str, Any]:
-        """The host's page: the public view plus each seat's code; no card of any hand."""
-        with self.lock:
-            view = self.public_view(_)
-            view["seats"] = [{**s, "code": seat.code, "burnt": seat.burnt}
-                             for s, seat in zip(view["seats"], self.seats, strict=True)]
-            view["missing"] = self.missing()
-            return view
+        """The host's page: the public view plus each seat's code; no card of any hand. Lock-free
+        like the other views (the codes are read as they are now; the next change re-sends them)."""
+        view = self.public_view(_)
+        view["seats"] = [{**s, "code": seat.code, "burnt": seat.burnt}
+                         for s, seat in zip(view["seats"], list(self.seats), strict=True)]
+        view["missing"] = self.missing()
+        return view
 
     def sentences(self, index: int | None, after_seq: int, _: Any) -> list[tuple[int, str]]:
         """The events after ``after_seq`` as seat ``index`` hears them (the terminal game's
@@ -672,7 +675,7 @@ class PhoneTable:
             return []
         setup = game.setup
         found: list[tuple[int, str]] = []
-        for seq, event in list(self.log):
+        for seq, event in self._log_snapshot:
             if seq <= after_seq:
                 continue
             if isinstance(event, CardDrawn) and event.seat != index:
@@ -686,7 +689,7 @@ class PhoneTable:
         """Which sound the phone of seat ``index`` plays for the events after ``after_seq``:
         "bust", "milestone", or None (its own turn's sound comes from the view's ``your_turn``)."""
         sound = None
-        for seq, event in list(self.log):
+        for seq, event in self._log_snapshot:
             if seq <= after_seq:
                 continue
             if isinstance(event, TokensLost) and event.seat == index:
@@ -728,6 +731,9 @@ class PhoneTables:
                            on_change=self._tell)
         with self._lock:
             self._tables[table_id] = table
+            done = [t for t in self._tables.values() if t.over or not t.started]
+            while len(self._tables) > MAX_TABLES and done:  # the oldest finished or never started
+                self._tables.pop(done.pop(0).table_id, None)
         self._tell(table)
         return table
 
