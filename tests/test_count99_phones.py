@@ -245,3 +245,36 @@ def test_the_registry_keeps_a_bounded_number_of_tables(store: GameStore) -> None
     made = [registry.create(PhoneOptions(seats=("person", "hard"))) for _ in range(MAX_TABLES + 3)]
     assert len(registry.tables()) == MAX_TABLES
     assert registry.get(made[-1].table_id) is made[-1] and registry.get(made[0].table_id) is None
+
+
+def test_table99_replay_replays_a_phones_record_to_the_same_winner(store: GameStore, tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    _registry, table, _ = joined_table(store, QUICK)
+    table.start(seed=8)
+    play_out(table, random.Random(8))
+    assert table.game is not None and table.game_id is not None
+    winner = table.game.setup.players[table.game.table.winner or 0]
+    path = tmp_path / "phones.json"
+    path.write_text(json.dumps(record_of(store.load(table.game_id))), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "app", "replay", str(path), "--json"], capture_output=True,
+                          text=True, timeout=120, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["final"]["winner"] == winner
+
+
+def test_a_card_drawn_is_heard_by_its_own_seat_only(store: GameStore) -> None:
+    from rules.count99.deal import CardDrawn
+
+    _registry, table, _ = joined_table(store, QUICK)
+    table.start(seed=12)
+    play_out(table, random.Random(12))
+    drawn = {seat: sum(1 for _s, e in table.log if isinstance(e, CardDrawn) and e.seat == seat)
+             for seat in range(4)}
+    assert drawn[0] > 0 and drawn[1] > 0
+    for seat in range(4):
+        heard = [text for _seq, text in table.sentences(seat, 0, EN)]
+        assert sum(text.startswith("You draw") for text in heard) == drawn[seat]
+    assert not any("draw" in text for _seq, text in table.sentences(None, 0, EN))
