@@ -213,12 +213,13 @@
           fill(ui.remove, { n })));
       }
       return el("tr", {}, el("th", { scope: "row" }, String(n)),
-        el("td", {}, s.name ? s.name + (s.kind === "person" && !s.joined ? "" : "") : (s.kind === "person" ? ui.not_joined : "")),
-        who, el("td", { class: "code" }, code), el("td", {}, actions));
+        el("td", {}, s.name || (s.kind === "person" ? ui.not_joined : "")),
+        who, el("td", { class: s.code ? "code" : null }, code), el("td", {}, actions));
     }));
     const missing = view.missing || [];
     $("missing").textContent = view.started ? "" :
       (missing.length ? fill(ui.missing, { list: missing.map((i) => i + 1).join(", ") }) : "");
+    $("missing").hidden = !$("missing").textContent;
     $("start").hidden = view.started;
     const select = $("turn_seconds");
     if (select && document.activeElement !== select) select.value = view.turn_seconds ? String(view.turn_seconds) : "";
