@@ -223,6 +223,10 @@ class WebServer(Guards, Routes, StreamRoutes, PhoneRoutes):
     def view_url(self) -> str:
         return f"{self.base_url()}/v/{self.access.token}/live"
 
+    def phones_url(self, table_id: str) -> str:
+        """Where phones join a table of Ninety Nine with phones (the host's QR code holds it)."""
+        return f"{self.base_url()}/v/{self.access.token}/phones/{table_id}"
+
     def pair_url(self, code: str) -> str:
         return f"{self.base_url()}/v/{self.access.token}/pair?code={code}"
 

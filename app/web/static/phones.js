@@ -172,7 +172,9 @@
     if (key === "c") say(current.count_text);
     else if (key === "h") say(current.hand_text);
     else if (key === "t") say(current.tokens_text);
-    else if (key === "d" || (key === " " && !(target && target.tagName === "BUTTON"))) act({ op: "draw" });
+    else if (key === "d" || (key === " " && !(target && (target.tagName === "BUTTON" || target.tagName === "INPUT")))) {
+      act({ op: "draw" });  // Space on a button or the sound switch presses that, as everywhere
+    }
     else if (/^[0-9]$/.test(key)) {
       const n = key === "0" ? 10 : parseInt(key, 10);
       const card = (current.hand || [])[n - 1];
