@@ -118,10 +118,14 @@ class PhoneRoutes:
                 stream.closed = True
                 stream.wake.set()
 
+    async def phones_resume(self) -> None:
+        """Before the server listens: the unfinished phones games from the store, so a phone that
+        reconnects after a restart finds its table (in the executor: it replays records)."""
+        for problem in await asyncio.get_running_loop().run_in_executor(None, self.live.phones.resume):
+            log.error("%s", problem)
+
     async def _phones_clock(self) -> None:
         loop = asyncio.get_running_loop()
-        for problem in await loop.run_in_executor(None, self.live.phones.resume):
-            log.error("%s", problem)
         while True:
             await asyncio.sleep(TICK)
             if not self.live.phones.tables():

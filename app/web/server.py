@@ -155,6 +155,7 @@ class WebServer(Guards, Routes, StreamRoutes, PhoneRoutes):
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0, handler_cancellation=True,
                                keepalive_timeout=KEEPALIVE_TIMEOUT, lingering_time=LINGERING)
         await runner.setup()
+        await self.phones_resume()  # Ninety Nine with phones: unfinished tables, before phones reconnect
         site = web.TCPSite(runner, self.host, self.port, backlog=128, reuse_address=True)
         await site.start()
         server = getattr(site, "_server", None)

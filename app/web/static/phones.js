@@ -231,17 +231,30 @@
   }
 
   // -- following the table -------------------------------------------------------------------------------
+  // The browser reconnects by itself after a dropped connection; after an HTTP error (the table is
+  // restarting and has not loaded its games yet) it gives up, so the page tries again itself.
   function follow(draw, extra) {
     let after = boot.payload ? boot.payload.seq : 0;
+    let wait = 1000;
     const connection = $("connection");
-    const source = new EventSource(base + "/events?after=" + after + (extra || ""));
-    source.addEventListener("view", (event) => {
-      const payload = JSON.parse(event.data);
-      after = payload.seq;
-      if (connection) connection.textContent = "";
-      draw(payload);
-    });
-    source.addEventListener("error", () => { if (connection) connection.textContent = ui.reconnecting; });
+    function open() {
+      const source = new EventSource(base + "/events?after=" + after + (extra || ""));
+      source.addEventListener("view", (event) => {
+        const payload = JSON.parse(event.data);
+        after = payload.seq;
+        wait = 1000;
+        if (connection) connection.textContent = "";
+        draw(payload);
+      });
+      source.addEventListener("error", () => {
+        if (connection) connection.textContent = ui.reconnecting;
+        if (source.readyState === EventSource.CLOSED) {
+          window.setTimeout(open, wait);
+          wait = Math.min(wait * 2, 15000);
+        }
+      });
+    }
+    open();
   }
 
   // -- pages ----------------------------------------------------------------------------------------------------
