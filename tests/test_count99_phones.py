@@ -278,3 +278,23 @@ def test_a_card_drawn_is_heard_by_its_own_seat_only(store: GameStore) -> None:
         heard = [text for _seq, text in table.sentences(seat, 0, EN)]
         assert sum(text.startswith("You draw") for text in heard) == drawn[seat]
     assert not any("draw" in text for _seq, text in table.sentences(None, 0, EN))
+
+
+def test_a_table_loaded_after_a_restart_shows_its_last_plays_and_says_nothing_twice(store: GameStore) -> None:
+    _registry, table, _ = joined_table(store, QUICK)
+    table.start(seed=13)
+    rng = random.Random(13)
+    for _ in range(6):
+        game = table.game
+        assert game is not None and game.table.turn is not None
+        if table.seats[game.table.turn].person:
+            table.play(game.table.turn, *rng.choice(game.view(game.table.turn).options()))
+        else:
+            table.tick()
+    assert table.game_id is not None
+    again = PhoneTable.load(store, table.game_id)
+    assert again.public_view(EN)["plays"] == table.public_view(EN)["plays"]
+    assert again.sentences(0, 0, EN) == []  # the history is shown, not said again
+    finished_before = store.load(table.game_id).updated
+    assert PhoneTable.load(store, table.game_id).game is not None
+    assert store.load(table.game_id).updated == finished_before  # loading writes nothing

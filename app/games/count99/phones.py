@@ -72,7 +72,7 @@ from rules.count99.cards import CARD_NAMES, Variant, choices_for
 from rules.count99.deal import CardDrawn, CardGame
 from rules.count99.errors import Count99Error
 from rules.count99.players import ComputerPlayer, make_player
-from rules.count99.record import setup_from_record, setup_to_dict
+from rules.count99.record import action_from_dict, setup_from_record, setup_to_dict
 from rules.count99.table import (
     HAND_SIZE_RANGE,
     MAX_PLAYERS,
@@ -81,6 +81,7 @@ from rules.count99.table import (
     CardPlayed,
     MilestoneLanded,
     Setup,
+    Table,
     TokensLost,
 )
 
@@ -429,8 +430,9 @@ class PhoneTable:
         game = CardGame.replay(setup, int(stored.setup["seed"]), options.manual_draw, list(stored.actions))
         table.game, table.game_id, table._stored = game, game_id, len(stored.actions)
         table._make_computers()
+        table.log.extend((0, event) for event in _public_events(setup, list(stored.actions)))
         with table.lock:
-            if not table._may_draw_first():  # what was automatic and perhaps not yet committed
+            if not game.table.over and not table._may_draw_first():  # automatic, perhaps not yet committed
                 table._log(game.advance())
                 table._save()
             table._turn_began()
@@ -700,6 +702,19 @@ class PhoneTable:
             elif isinstance(event, MilestoneLanded) and sound is None:
                 sound = "milestone"
         return sound
+
+
+def _public_events(setup: Setup, actions: list[dict[str, Any]]) -> list[object]:
+    """The public events of stored actions (the count keeper's: no hand, no card drawn), so a table
+    loaded after a restart shows its last plays again. Sequence 0: no phone hears them twice."""
+    table = Table.new(setup)
+    events: list[object] = []
+    for data in actions:
+        action = action_from_dict(data, setup)
+        if action is not None:
+            table, new = table.apply(action)
+            events.extend(new)
+    return events[-LOG_KEPT:]
 
 
 def _play_label(play: dict[str, Any], _: Any) -> str:
