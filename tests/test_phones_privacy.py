@@ -143,3 +143,19 @@ def test_the_host_switches_seats_in_the_lobby_and_only_the_host(phones: PhonesWe
     status, data = phones.host(table, op="turn-time", seconds=2)
     assert status == 422 and "turn time must be 5 to 600" in data["error"]
     assert phones.host(table, op="turn-time", seconds=None)[0] == 200 and table.options.turn_seconds is None
+
+
+def test_seat_codes_reach_the_host_only(phones: PhonesWeb) -> None:
+    table = phones.open_table(people=3, computers=0)
+    ann = phones.join(table, 0, "Ann")
+    codes = [s.code for s in table.seats[1:]]
+    assert all(codes)
+    t = f"/phones/{table.table_id}"
+    for who, cookie in (("Ann's phone", ann[0]), ("a viewer", "")):
+        for route in (t, f"{t}?tv", f"{t}/host", f"{t}/api/view", f"{t}/api/view?as=host", "/phones"):
+            _status, body = phones.get(route, cookie)
+            assert '"code":' not in body and '"code": ' not in body, f"{route} shows codes to {who}"
+        event = phones.first_event(f"{t}/events?as=host", cookie)
+        assert '"code":' not in event
+    _status, body = phones.get(f"{t}/api/view?as=host", phones.host_cookie)
+    assert [s.get("code") for s in json.loads(body)["view"]["seats"]][1:] == codes
