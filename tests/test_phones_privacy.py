@@ -161,3 +161,22 @@ def test_seat_codes_reach_the_host_only(phones: PhonesWeb) -> None:
         assert '"code":' not in event
     _status, body = phones.get(f"{t}/api/view?as=host", phones.host_cookie)
     assert [s.get("code") for s in json.loads(body)["view"]["seats"]][1:] == codes
+
+
+def test_the_phones_posts_pass_the_same_guards_as_every_change(phones: PhonesWeb) -> None:
+    from tests.web_support import http
+
+    table = phones.open_table(people=2, computers=0)
+    code = table.seats[0].code
+    url = f"{phones.base}/phones/{table.table_id}/api/join"
+    body = json.dumps({"seat": 0, "code": code, "name": "Ann"}).encode()
+    status, _h, _b = http("POST", url, body, {"Content-Type": "application/json"})  # no Origin
+    assert status == 403
+    status, _h, _b = http("POST", url, body, {"Content-Type": "application/json", "Origin": "http://evil.example"})
+    assert status == 403
+    status, _h, _b = http("POST", url, b"x" * 20_000, {"Content-Type": "application/json",
+                                                      "Origin": f"http://127.0.0.1:{phones.port}"})
+    assert status == 413
+    assert not table.seats[0].joined and table.seats[0].wrong == 0
+    status, _h, _b = http("GET", f"http://127.0.0.1:{phones.port}/v/wrong-token/phones/{table.table_id}")
+    assert status == 404
