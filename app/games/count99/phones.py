@@ -1,7 +1,8 @@
 """Ninety Nine played from phones: every hand on its own phone, computers in any other seat.
 
-Long because it is the whole session a front end drives (lobby, seats and their credentials,
-actions, the clock, views, persistence), and splitting it would scatter one lock's invariants.
+Long because it is the whole session a front end drives (lobby, actions, the clock, views,
+persistence) under one lock, whose invariants splitting would scatter; the options, seats, codes
+and credentials are in :mod:`app.games.count99.phone_setup` (re-exported here).
 
 How a front end uses it (the table's screen, the web display)
 -------------------------------------------------------------
@@ -54,7 +55,6 @@ turn clock (it starts afresh).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import logging
 import random
@@ -66,18 +66,38 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from app.games.count99.phone_setup import (
+    CODE_DIGITS,
+    CODE_TRIES,
+    COMPUTER_LEVELS,
+    KIND,
+    MODE,
+    NAME_MAX,
+    PAUSE_RANGE,
+    PERSON,
+    PRIVATE_SETUP,
+    SEAT_KINDS,
+    STAND_IN,
+    TURN_SECONDS_RANGE,
+    JoinRefused,
+    PhoneError,
+    PhoneOptions,
+    Seat,
+    check_turn_seconds,
+    clean_name,
+    csrf_for,
+    digest,
+    new_code,
+    shareable_setup,
+)
 from app.games.count99.texts import card_label, card_name, describe, direction_name, hand_text, tokens_text
 from app.store import GameStore
-from rules.count99.cards import CARD_NAMES, Variant, choices_for
+from rules.count99.cards import choices_for
 from rules.count99.deal import CardDrawn, CardGame
 from rules.count99.errors import Count99Error
 from rules.count99.players import ComputerPlayer, make_player
 from rules.count99.record import action_from_dict, setup_from_record, setup_to_dict
 from rules.count99.table import (
-    HAND_SIZE_RANGE,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    TOKENS_RANGE,
     CardPlayed,
     MilestoneLanded,
     Setup,
@@ -87,137 +107,9 @@ from rules.count99.table import (
 
 log = logging.getLogger(__name__)
 
-KIND = "count99"
-MODE = "phones"
-PERSON = "person"
-COMPUTER_LEVELS = ("easy", "hard")
-SEAT_KINDS = (PERSON, *COMPUTER_LEVELS)
-STAND_IN = "hard"  # plays a timed-out or removed person's seat
-CODE_DIGITS = 4  # short enough to read out and type on a phone's number pad
-CODE_TRIES = 5  # wrong codes for one seat before that code is burnt
-NAME_MAX = 20
-TURN_SECONDS_RANGE = (5, 600)
-PAUSE_RANGE = (0.0, 5.0)
 LOG_KEPT = 400  # events kept for sentences (a phone that was away longer gets a fresh view)
 LAST_PLAYS = 8
 MAX_TABLES = 16  # tables kept in memory; beyond, the oldest finished (or never started) is dropped
-
-
-class PhoneError(Exception):
-    """A refused request; ``str()`` is the one-line reason (English: a front end translates)."""
-
-
-class JoinRefused(PhoneError):
-    """A join was refused (wrong or burnt code, bad name, seat taken by a computer)."""
-
-
-@dataclass(frozen=True)
-class PhoneOptions:
-    """The host's choices (the seed's options, plus the seats and a turn time)."""
-
-    variant: Variant = Variant.QUENTIN_C
-    seats: tuple[str, ...] = (PERSON, PERSON, "hard", "hard")
-    hand_size: int = 3
-    tokens: int = 9
-    manual_draw: bool = False
-    turn_seconds: int | None = None  # None: no limit
-    computer_pause: float = 1.0  # seconds between computer plays, so people can follow them
-
-    def check(self) -> None:
-        """Raise PhoneError naming the first bad option."""
-        if not isinstance(self.variant, Variant):
-            raise PhoneError("variant must be quentin-c or rs-games")
-        if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
-            raise PhoneError(f"{MIN_PLAYERS} to {MAX_PLAYERS} seats, not {len(self.seats)}")
-        for kind in self.seats:
-            if kind not in SEAT_KINDS:
-                raise PhoneError(f"a seat is one of {', '.join(SEAT_KINDS)}, not {kind!r}")
-        if PERSON not in self.seats:
-            raise PhoneError("at least one seat must be a person's")
-        _check_int("hand size", self.hand_size, HAND_SIZE_RANGE)
-        _check_int("tokens", self.tokens, TOKENS_RANGE)
-        deck = len(CARD_NAMES[self.variant]) * 4
-        if len(self.seats) * self.hand_size > deck:
-            raise PhoneError(f"{len(self.seats)} seats x {self.hand_size} cards is more than the "
-                             f"{deck}-card deck; use fewer cards per hand")
-        if not isinstance(self.manual_draw, bool):
-            raise PhoneError("manual draw is true or false")
-        check_turn_seconds(self.turn_seconds)
-        if isinstance(self.computer_pause, bool) or not isinstance(self.computer_pause, int | float) or not (
-            PAUSE_RANGE[0] <= self.computer_pause <= PAUSE_RANGE[1]
-        ):
-            raise PhoneError(f"the computers' pause is {PAUSE_RANGE[0]:g} to {PAUSE_RANGE[1]:g} seconds")
-
-
-def _check_int(what: str, value: object, bounds: tuple[int, int]) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not bounds[0] <= value <= bounds[1]:
-        raise PhoneError(f"{what} must be {bounds[0]} to {bounds[1]}, not {value!r}")
-
-
-def check_turn_seconds(value: object) -> None:
-    if value is not None:
-        _check_int("the turn time", value, TURN_SECONDS_RANGE)
-
-
-# What of a phones game's stored setup never leaves the table (records, the club hub): the seats'
-# credential digests, and the shuffle seed, which with the stored actions would tell every hand.
-PRIVATE_SETUP = ("seats", "seed")
-
-
-def shareable_setup(setup: dict[str, Any]) -> dict[str, Any]:
-    """A stored setup as it may be shared: a phones game's seats and seed taken out."""
-    if setup.get("mode") != MODE:
-        return dict(setup)
-    return {k: v for k, v in setup.items() if k not in PRIVATE_SETUP}
-
-
-def digest(credential: str) -> str:
-    """What is stored of a device credential: a store file that leaks lets nobody take a seat."""
-    return hashlib.sha256(credential.encode()).hexdigest()
-
-
-def csrf_for(credential: str) -> str:
-    """The seat's CSRF token: derived from its credential, so it survives a restart unstored."""
-    return hmac.new(credential.encode(), b"table99 phones csrf", hashlib.sha256).hexdigest()[:32]
-
-
-@dataclass
-class Seat:
-    """One seat. ``kind`` is who plays it now; a removed person's seat becomes a computer's."""
-
-    kind: str
-    name: str = ""
-    code: str | None = None  # the join code the host reads out; None once used or burnt
-    burnt: bool = False
-    wrong: int = 0
-    credential: str | None = None  # digest of the device credential (person seats that joined)
-    away: bool = False  # timed out: the computer plays this seat until its owner acts again
-    was_person: bool = False
-
-    @property
-    def person(self) -> bool:
-        return self.kind == PERSON
-
-    @property
-    def joined(self) -> bool:
-        return self.person and self.credential is not None
-
-
-def _new_code(rng: random.Random | secrets.SystemRandom) -> str:
-    return "".join(str(rng.randrange(10)) for _ in range(CODE_DIGITS))
-
-
-def _clean_name(name: object) -> str:
-    if not isinstance(name, str):
-        raise JoinRefused("a name is text")
-    cleaned = " ".join(name.split())
-    if not cleaned:
-        raise JoinRefused("choose a name")
-    if len(cleaned) > NAME_MAX:
-        raise JoinRefused(f"a name has at most {NAME_MAX} characters")
-    if any(not ch.isprintable() for ch in cleaned):
-        raise JoinRefused("a name has only printable characters")
-    return cleaned
 
 
 class PhoneTable:
@@ -249,7 +141,7 @@ class PhoneTable:
         self._name_computers()
         for seat in self.seats:
             if seat.person:
-                seat.code = _new_code(self._codes)
+                seat.code = new_code(self._codes)
         self.snapshot: dict[str, Any] = {}
         # Each seat's cards as the last change left them: only seat_view reads it, one seat at a time.
         self._private: tuple[Any, ...] | None = None
@@ -284,7 +176,7 @@ class PhoneTable:
             seats = tuple(kind if i == index else s.kind for i, s in enumerate(self.seats))
             self.options = replace(self.options, seats=seats)
             self.options.check()
-            self.seats[index] = Seat(kind, code=_new_code(self._codes) if kind == PERSON else None)
+            self.seats[index] = Seat(kind, code=new_code(self._codes) if kind == PERSON else None)
             self._name_computers()
             self._changed()
 
@@ -313,7 +205,7 @@ class PhoneTable:
             seat = self._seat(index)
             if not seat.person:
                 raise PhoneError("only a person's seat has a code")
-            seat.code, seat.burnt, seat.wrong = _new_code(self._codes), False, 0
+            seat.code, seat.burnt, seat.wrong = new_code(self._codes), False, 0
             self._changed()
             return seat.code
 
@@ -339,7 +231,7 @@ class PhoneTable:
             if self.started:
                 cleaned = seat.name  # the record names the seat: a rejoin keeps its name
             else:
-                cleaned = _clean_name(name)
+                cleaned = clean_name(name)
                 taken = {s.name.casefold() for i, s in enumerate(self.seats) if i != index and s.name}
                 if cleaned.casefold() in taken:
                     raise JoinRefused("another seat has this name: choose another")
@@ -802,7 +694,9 @@ class PhoneTables:
         return changed
 
 
-__all__ = [
-    "CODE_TRIES", "MODE", "PERSON", "JoinRefused", "PhoneError", "PhoneOptions", "PhoneTable", "PhoneTables",
-    "csrf_for", "digest", "shareable_setup",
+__all__ = [  # the setup's names are re-exported: front ends import everything from here
+    "CODE_DIGITS", "CODE_TRIES", "COMPUTER_LEVELS", "KIND", "MAX_TABLES", "MODE", "NAME_MAX", "PAUSE_RANGE",
+    "PERSON", "PRIVATE_SETUP", "SEAT_KINDS", "STAND_IN", "TURN_SECONDS_RANGE", "JoinRefused", "PhoneError",
+    "PhoneOptions", "PhoneTable", "PhoneTables", "Seat", "check_turn_seconds", "clean_name", "csrf_for",
+    "digest", "new_code", "shareable_setup",
 ]
