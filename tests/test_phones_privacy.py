@@ -82,6 +82,9 @@ def test_no_route_shows_another_seats_cards(phones: PhonesWeb) -> None:
     assert [c["card"] for c in view["hand"]] == game.hands[0]
     _status, body = phones.get(f"/phones/{table.table_id}/api/view", "")
     assert "hand" not in json.loads(body)["view"]
+    # the game is in the history like any other (the web display's list of games at this table)
+    _status, body = phones.get("/")
+    assert f'/game/{table.game_id}">Ann, Ben, Computer 1, Computer 2<' in body
 
 
 def test_a_seat_acts_only_as_itself_and_a_viewer_not_at_all(phones: PhonesWeb) -> None:
