@@ -183,3 +183,14 @@ def test_the_phones_posts_pass_the_same_guards_as_every_change(phones: PhonesWeb
     assert not table.seats[0].joined and table.seats[0].wrong == 0
     status, _h, _b = http("GET", f"http://127.0.0.1:{phones.port}/v/wrong-token/phones/{table.table_id}")
     assert status == 404
+
+
+def test_the_hosts_refusals_come_in_german_too(phones: PhonesWeb) -> None:
+    cases = [({"people": 2, "computers": 0, "hand_size": 14}, "die Kartenzahl muss 1 bis 13 sein, nicht 14"),
+             ({"people": 8, "computers": 0, "hand_size": 13},
+              "8 Plätze x 13 Karten sind mehr als das Spiel mit 52"),
+             ({"people": 2, "computers": 0, "turn_seconds": 2}, "die Zugzeit muss 5 bis 600 sein, nicht 2"),
+             ({"people": 9, "computers": 0}, "Menschen: 0 bis 8")]
+    for options, german in cases:
+        status, data, _h = phones.post("/api/phones?lang=de", options, phones.host_cookie, phones.host_csrf)
+        assert status == 422 and data["error"].startswith(german), data
