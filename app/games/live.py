@@ -24,6 +24,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.games.count99.phones import PhoneTables
 from app.store import GameStore
 
 log = logging.getLogger(__name__)
@@ -54,7 +55,14 @@ class LiveTable:
     transient: dict[int, dict[str, Any]] = field(default_factory=dict)
     # told (on the main thread) when a game's transient state changed
     transient_listeners: list[Callable[[int], None]] = field(default_factory=list)
+    # The tables of Ninety Nine played from phones (app.games.count99.phones): the table's screen
+    # creates them, the web server finds them here and drives their clock. Made from ``store``.
+    phones: PhoneTables = None  # type: ignore[assignment]
     _commands: queue.Queue[tuple[Callable[[], Any], Future[Any]]] = field(default_factory=queue.Queue)
+
+    def __post_init__(self) -> None:
+        if self.phones is None:
+            self.phones = PhoneTables(self.store)
 
     def set_transient(self, game_id: int, state: dict[str, Any] | None) -> None:
         """The UI (main thread): ``game_id``'s in-between state is now ``state`` (None: nothing in

@@ -7,6 +7,8 @@ Two kinds of session share the store kind ``count99``; the stored setup's ``mode
   is an action, so undoing the round-ending card also takes back the new round).
 * :class:`ComputerGame` (``"computer"``): the person in seat 0 against computer players, with the
   deck and hands of :class:`rules.count99.deal.CardGame` (seeded, so the stored actions rebuild it).
+* :class:`app.games.count99.phones.PhoneTable` (``"phones"``): several people, each on their own
+  phone, and computers; the same deck and hands, the seats' credentials stored as digests.
 
 Every accepted action is committed before the screen shows it, so a crash or a power cut loses
 nothing: loading replays the stored actions through the same rules. No Kivy here.
@@ -15,7 +17,7 @@ nothing: loading replays the stored actions through the same rules. No Kivy here
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.games.count99.texts import describe
 from app.i18n import tr
@@ -40,15 +42,23 @@ from rules.count99.table import (
     TokensLost,
 )
 
+if TYPE_CHECKING:
+    from app.games.count99.phones import PhoneTable
+
 KIND = "count99"
 # Events worth saying aloud: the count itself is on screen and asked for on demand.
 ANNOUNCED = (RoundStarted, MilestoneLanded, MilestonePassed, TokensLost, Eliminated, RoundEnded, GameWon)
 
 
 def record_of(stored: StoredGame) -> dict[str, Any]:
-    """A stored game as its ``table99/count99`` record (draws left out, rounds grouped)."""
+    """A stored game as its ``table99/count99`` record (draws left out, rounds grouped). A phones
+    game's seats (their credentials' digests) and its seed (it would tell every hand) stay out of it:
+    records are shared."""
+    from app.games.count99.phones import shareable_setup
+
     setup = setup_from_record(stored.setup)
-    extra = {k: stored.setup[k] for k in ("mode", "seed", "manual_draw", "level") if k in stored.setup}
+    shared = shareable_setup(stored.setup)
+    extra = {k: shared[k] for k in ("mode", "seed", "manual_draw", "level") if k in shared}
     return to_record(setup, list(stored.actions), **extra)
 
 
@@ -251,8 +261,14 @@ class ComputerGame:
                          manual_draw=self.game.manual_draw, level=self.level)
 
 
-def load_session(store: GameStore, game_id: int) -> KeptGame | ComputerGame:
+def load_session(store: GameStore, game_id: int) -> KeptGame | ComputerGame | PhoneTable:
+    """The stored game's session, by its mode. A phones game is better taken from the registry
+    (``live.phones``), where the web server drives it; this loads a fresh copy from the store."""
     stored = store.load(game_id)
+    if stored.setup.get("mode") == "phones":
+        from app.games.count99.phones import PhoneTable
+
+        return PhoneTable.load(store, game_id)
     if stored.setup.get("mode") == "computer":
         return ComputerGame.load(store, game_id)
     return KeptGame.load(store, game_id)

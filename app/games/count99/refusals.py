@@ -25,7 +25,18 @@ REASONS: list[tuple[str, str]] = [
     (r"the game is over: (?P<name>.+) won", "the game is over: {name} won"),
     (r"no round is running: start the next round first", "no round is running: start the next round first"),
     (r"it is (?P<name>.+)'s turn, not (?P<other>.+)'s", "it is {name}'s turn, not {other}'s"),
+    # Ninety Nine with phones (app.games.count99.phones)
+    (r"wrong code \((?P<n>\d+) tries left for this seat\)", "wrong code ({n} tries left for this seat)"),
+    (r"seats (?P<list>[0-9, ]+) have not joined yet \(or give them to a computer\)",
+     "seats {list} have not joined yet (or give them to a computer)"),
+    (r"(?P<low>\d+) to (?P<high>\d+) seats, not (?P<n>\d+)", "{low} to {high} seats, not {n}"),
+    (r"(?P<what>hand size|tokens|the turn time) must be (?P<low>\d+) to (?P<high>\d+), not (?P<value>.+)",
+     "{what} must be {low} to {high}, not {value}"),
+    (r"(?P<seats>\d+) seats x (?P<cards>\d+) cards is more than the (?P<deck>\d+)-card deck; use fewer cards "
+     r"per hand",
+     "{seats} seats x {cards} cards is more than the {deck}-card deck; use fewer cards per hand"),
 ]
+WORDS = ("hand size", "tokens", "the turn time")  # said in the reader's language inside a reason
 _COMPILED = [(re.compile(pattern, re.DOTALL), template) for pattern, template in REASONS]
 
 
@@ -38,5 +49,7 @@ def known_text(reason: str, _: Translate) -> str | None:
             for key in ("options", "allowed"):  # "+1 or +11"
                 if key in values:
                     values[key] = f" {_('or')} ".join(values[key].split(" or "))
+            if values.get("what") in WORDS:
+                values["what"] = _(values["what"])
             return _(template, **values)
     return None
