@@ -75,6 +75,11 @@ def test_a_whole_game_is_stored_and_replays_to_the_same_winner(store: GameStore)
     assert stored.status == "finished"
     record = record_of(stored)
     assert record["mode"] == "phones" and "seats" not in record  # no credential digests in records
+    assert "seed" not in record  # with the actions it would tell every hand
+    from app.club.outbox import public_game
+
+    shared = public_game(stored, "k")["setup"]
+    assert "seed" not in shared and "seats" not in shared
     assert replay_json(record)["final"]["winner"] == winner
     session = load_session(store, table.game_id)
     assert isinstance(session, PhoneTable) and session.game is not None
@@ -220,3 +225,23 @@ def test_options_are_checked_with_one_line_reasons() -> None:
         PhoneOptions(seats=("person",) * 8, hand_size=13, variant=Variant.QUENTIN_C).check()
     with pytest.raises(PhoneError, match="turn time"):
         PhoneOptions(turn_seconds=1).check()
+
+
+def test_a_lost_phone_rejoins_mid_game_with_a_new_code_and_the_old_cookie_stops(store: GameStore) -> None:
+    _registry, table, credentials = joined_table(store, QUICK)
+    table.start(seed=6)
+    code = table.new_code(0)
+    again = table.join(0, code, "ignored: the record names the seat")
+    assert table.seat_for(again) == 0 and table.seat_for(credentials[0]) is None
+    assert table.seats[0].name == "Ann"
+    assert table.game_id is not None
+    assert PhoneTable.load(store, table.game_id).seat_for(again) == 0  # stored at once
+
+
+def test_the_registry_keeps_a_bounded_number_of_tables(store: GameStore) -> None:
+    from app.games.count99.phones import MAX_TABLES, PhoneTables
+
+    registry = PhoneTables(store)
+    made = [registry.create(PhoneOptions(seats=("person", "hard"))) for _ in range(MAX_TABLES + 3)]
+    assert len(registry.tables()) == MAX_TABLES
+    assert registry.get(made[-1].table_id) is made[-1] and registry.get(made[0].table_id) is None

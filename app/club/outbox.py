@@ -68,8 +68,11 @@ class Message:
 
 def public_game(stored: Any, key: str) -> dict[str, Any]:
     """The game as the hub gets it: the committed record; a Parlett draft (bids being tapped in)
-    is never sent, as the web display never shows it."""
-    setup = {k: v for k, v in stored.setup.items() if k != "draft"}
+    is never sent, as the web display never shows it; nor a phones game's seats and seed (with the
+    actions the seed tells every hand: :func:`app.games.count99.phones.shareable_setup`)."""
+    from app.games.count99.phones import shareable_setup
+
+    setup = {k: v for k, v in shareable_setup(stored.setup).items() if k != "draft"}
     return {"key": key, "kind": stored.kind, "title": stored.title, "setup": setup,
             "actions": list(stored.actions), "status": stored.status, "result": stored.result,
             "created": stored.created, "updated": stored.updated}

@@ -320,6 +320,7 @@ def count99_view(stored: StoredGame, _: Tr) -> dict[str, Any]:
         "players": [{"name": n, "tokens": table.tokens[i], "turn": i == table.turn,
                      "out": table.tokens[i] <= 0} for i, n in enumerate(names)],
         "plays": plays[-8:], "computer": stored.setup.get("mode") == "computer",
+        "phones": stored.setup.get("mode") == "phones",
         "variant": setup.variant.value,
         "log": log[-LOG_SHOWN:], "log_total": len(log),
         "result": _("{name} wins!", name=names[table.winner]) if table.winner is not None else "",

@@ -89,6 +89,8 @@ def count99(live: LiveTable, game_id: int, op: str, body: dict[str, Any]) -> dic
         raise CommandRefused(f"game {game_id} is not a Ninety Nine game")
     if stored.setup.get("mode") == "computer":
         raise CommandRefused("a game against the computer is played on the table's screen")
+    if stored.setup.get("mode") == "phones":  # the keeper's taps would play cards nobody holds
+        raise CommandRefused("a game played with phones is played on the players' phones")
     game = live.find_session("count99", game_id) or KeptGame.load(live.store, game_id)
     try:
         if op == "undo":

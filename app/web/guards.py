@@ -25,6 +25,7 @@ MAX_BODY = 16 * 1024
 # Seconds a request's body may take to arrive once its headers have (a JSON body is under 16 KiB:
 # a phone on a weak Wi-Fi sends it in well under a second). See Guards._read_body.
 BODY_DEADLINE = 5.0
+STREAM_ROUTES = ("events", "phone-events")  # event streams: capped by their own handlers
 GAME_NUMBER = re.compile(r"[0-9]{1,9}")  # ASCII only: str.isdigit() also takes "²" and "١٢٣"
 
 
@@ -64,7 +65,7 @@ class Guards:
             return refused
         # An event stream lives as long as its page: it is capped by max_streams (in the handler), not
         # counted here, or 64 open pages would refuse every other request.
-        streaming = request.match_info.route.name == "events"
+        streaming = request.match_info.route.name in STREAM_ROUTES
         client = request.remote or "?"
         if not streaming:
             if self._in_flight >= self.max_requests:

@@ -35,6 +35,7 @@ from app.pages import static_file
 from app.web import address
 from app.web.guards import MAX_BODY, Guards
 from app.web.pairing import Access
+from app.web.phones import PhoneRoutes
 from app.web.routes import Routes
 from app.web.streams import Hub, StreamRoutes
 
@@ -55,7 +56,7 @@ class WebError(Exception):
     """The server could not start (port taken, address not on this machine): one line."""
 
 
-class WebServer(Guards, Routes, StreamRoutes):
+class WebServer(Guards, Routes, StreamRoutes, PhoneRoutes):
     """Start with :meth:`start` (returns once listening, or raises WebError); :meth:`stop` ends it."""
 
     def __init__(self, live: LiveTable, access: Access, host: str = "127.0.0.1", port: int = 8099, *,
@@ -165,10 +166,14 @@ class WebServer(Guards, Routes, StreamRoutes):
             keeper = asyncio.create_task(self._keep_address())
         self.hub.loop = asyncio.get_running_loop()
         watcher = asyncio.create_task(self._watch_store())
+        phone_tasks = self.phones_started(asyncio.get_running_loop())
         ready.set()
         log.info("web display on http://%s:%s/v/<token>/", self.host, self.port)
         await self._stopped.wait()
         watcher.cancel()
+        for task in phone_tasks:
+            task.cancel()
+        self.phones_stopped()
         if keeper is not None:
             keeper.cancel()
         for group in list(self.hub.streams.values()):
@@ -235,6 +240,7 @@ class WebServer(Guards, Routes, StreamRoutes):
         app.router.add_get("/v/{token}/api/view/{key}", self.api_view)
         app.router.add_post("/v/{token}/api/pair", self.api_pair)
         app.router.add_post("/v/{token}/api/game/{game_id:[0-9]{1,9}}/{op}", self.api_change)
+        self.add_phone_routes(app)  # Ninety Nine with phones (app.web.phones)
         return app
 
     async def root(self, request: web.Request) -> web.Response:

@@ -268,7 +268,8 @@ class Hub:
         except KeyError:
             return {"view": None, "empty": _("There is no game {id}.", id=game_id)}
         view = build_view(stored, _)
-        if stored.kind == "count99" and not view.get("computer") and "error" not in view:
+        if stored.kind == "count99" and not view.get("computer") and not view.get("phones") \
+                and "error" not in view:  # the keeper's buttons: for a real deck only
             view["cards"] = count99_cards(stored, int(view["count"]), _)
         built = {"view": view}
         with self._cache_lock:

@@ -52,9 +52,13 @@ ANNOUNCED = (RoundStarted, MilestoneLanded, MilestonePassed, TokensLost, Elimina
 
 def record_of(stored: StoredGame) -> dict[str, Any]:
     """A stored game as its ``table99/count99`` record (draws left out, rounds grouped). A phones
-    game's seats (their credentials' digests) stay out of it: records are shared."""
+    game's seats (their credentials' digests) and its seed (it would tell every hand) stay out of it:
+    records are shared."""
+    from app.games.count99.phones import shareable_setup
+
     setup = setup_from_record(stored.setup)
-    extra = {k: stored.setup[k] for k in ("mode", "seed", "manual_draw", "level") if k in stored.setup}
+    shared = shareable_setup(stored.setup)
+    extra = {k: shared[k] for k in ("mode", "seed", "manual_draw", "level") if k in shared}
     return to_record(setup, list(stored.actions), **extra)
 
 

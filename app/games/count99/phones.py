@@ -96,6 +96,7 @@ TURN_SECONDS_RANGE = (5, 600)
 PAUSE_RANGE = (0.0, 5.0)
 LOG_KEPT = 400  # events kept for sentences (a phone that was away longer gets a fresh view)
 LAST_PLAYS = 8
+MAX_TABLES = 16  # tables kept in memory; beyond, the oldest finished (or never started) is dropped
 
 
 class PhoneError(Exception):
@@ -152,6 +153,18 @@ def _check_int(what: str, value: object, bounds: tuple[int, int]) -> None:
 def check_turn_seconds(value: object) -> None:
     if value is not None:
         _check_int("the turn time", value, TURN_SECONDS_RANGE)
+
+
+# What of a phones game's stored setup never leaves the table (records, the club hub): the seats'
+# credential digests, and the shuffle seed, which with the stored actions would tell every hand.
+PRIVATE_SETUP = ("seats", "seed")
+
+
+def shareable_setup(setup: dict[str, Any]) -> dict[str, Any]:
+    """A stored setup as it may be shared: a phones game's seats and seed taken out."""
+    if setup.get("mode") != MODE:
+        return dict(setup)
+    return {k: v for k, v in setup.items() if k not in PRIVATE_SETUP}
 
 
 def digest(credential: str) -> str:
@@ -234,6 +247,9 @@ class PhoneTable:
             if seat.person:
                 seat.code = _new_code(self._codes)
         self.snapshot: dict[str, Any] = {}
+        # Each seat's cards as the last change left them: only seat_view reads it, one seat at a time.
+        self._private: tuple[Any, ...] | None = None
+        self._log_snapshot: tuple[tuple[int, object], ...] = ()
         self._publish()
 
     # -- the lobby ----------------------------------------------------------------------------------
@@ -252,7 +268,7 @@ class PhoneTable:
                 number += 1
                 seat.name = self.computer_name(number)
 
-    def set_seat(self, index: int, kind: str) -> None:
+    def set_seat(self, index: object, kind: str) -> None:
         """The host (lobby only): seat ``index`` is a person's, or an easy or hard computer's."""
         with self.lock:
             self._seat(index)
@@ -260,6 +276,7 @@ class PhoneTable:
                 raise PhoneError("the game has started: remove a seat to give it to a computer")
             if kind not in SEAT_KINDS:
                 raise PhoneError(f"a seat is one of {', '.join(SEAT_KINDS)}, not {kind!r}")
+            assert isinstance(index, int)
             seats = tuple(kind if i == index else s.kind for i, s in enumerate(self.seats))
             self.options = replace(self.options, seats=seats)
             self.options.check()
@@ -286,7 +303,7 @@ class PhoneTable:
         with self.lock:
             self.turn_started = self.clock()
 
-    def new_code(self, index: int) -> str:
+    def new_code(self, index: object) -> str:
         """The host: a fresh join code for a person's seat (its old code, burnt or not, is gone)."""
         with self.lock:
             seat = self._seat(index)
@@ -430,7 +447,7 @@ class PhoneTable:
             raise PhoneError("the game is over")
         return self.game
 
-    def _person(self, index: int) -> Seat:
+    def _person(self, index: object) -> Seat:
         seat = self._seat(index)
         if not seat.person:
             raise PhoneError("a computer plays this seat now")
@@ -471,7 +488,7 @@ class PhoneTable:
                 self._turn_began()
                 self._changed()
 
-    def remove_seat(self, index: int) -> None:
+    def remove_seat(self, index: object) -> None:
         """The host: a computer takes the person's seat for the rest of the game (their device too)."""
         with self.lock:
             seat = self._person(index)
@@ -594,7 +611,11 @@ class PhoneTable:
                 seat_state["out"] = not table.is_in(i)
             state.update(count=table.count, direction=table.direction, turn=table.turn,
                          round=table.round_no, winner=table.winner, over=table.over, plays=plays)
+            self._private = (game.setup, tuple(tuple(h) for h in game.hands),
+                             tuple(game.can_draw(i) for i in range(len(self.seats))), table.count,
+                             table.direction, table.tokens, table.turn, table.over)
         self.snapshot = state
+        self._log_snapshot = tuple(self.log)  # what sentences() reads: never the deque being appended to
 
     def public_view(self, _: Any) -> dict[str, Any]:
         """What the TV and any viewer see, in ``_``'s language: never a card of a hand."""
@@ -611,39 +632,40 @@ class PhoneTable:
         return view
 
     def seat_view(self, index: int, _: Any) -> dict[str, Any]:
-        """What seat ``index``'s phone shows: the public view plus its own hand, nothing else."""
-        with self.lock:
-            seat = self._seat(index)
-            view = self.public_view(_)
-            view["you"] = index
-            view["away"] = seat.away
-            game = self.game
-            hand: list[dict[str, Any]] = []
-            if game is not None:
-                count = game.table.count
-                for slot, card in enumerate(game.hands[index]):
-                    options = choices_for(game.variant, card, count)
-                    hand.append({"slot": slot, "card": card, "label": card_label(card, _),
-                                 "name": card_name(card, _),
-                                 "choices": list(options) if len(options) > 1 else []})
-                view["your_turn"] = game.table.turn == index and not game.table.over
-                view["can_draw"] = game.can_draw(index)
-                view["hand_text"] = hand_text(game.hands[index], _)
-                view["tokens_text"] = tokens_text(game.setup, game.table.tokens, index, _)
-                view["count_text"] = _("Count {count}, {direction}.", count=count,
-                                       direction=direction_name(game.table.direction, _))
-                view["prompt"] = _("Your turn. Count {count}.", count=count) if view["your_turn"] else ""
-            view["hand"] = hand
-            return view
+        """What seat ``index``'s phone shows: the public view plus its own hand, nothing else.
+        Built from what the last change published, without the lock (a commit never blocks it)."""
+        seat = self._seat(index)
+        private = self._private
+        view = self.public_view(_)
+        view["you"] = index
+        view["away"] = seat.away
+        hand: list[dict[str, Any]] = []
+        if private is not None:
+            setup, cards, can_draw, count, direction, tokens, turn, over = private
+            own = cards[index]
+            for slot, card in enumerate(own):
+                options = choices_for(setup.variant, card, count)
+                hand.append({"slot": slot, "card": card, "label": card_label(card, _),
+                             "name": card_name(card, _),
+                             "choices": list(options) if len(options) > 1 else []})
+            view["your_turn"] = turn == index and not over
+            view["can_draw"] = can_draw[index]
+            view["hand_text"] = hand_text(own, _)
+            view["tokens_text"] = tokens_text(setup, tokens, index, _)
+            view["count_text"] = _("Count {count}, {direction}.", count=count,
+                                   direction=direction_name(direction, _))
+            view["prompt"] = _("Your turn. Count {count}.", count=count) if view["your_turn"] else ""
+        view["hand"] = hand
+        return view
 
     def host_view(self, _: Any) -> dict[str, Any]:
-        """The host's page: the public view plus each seat's code; no card of any hand."""
-        with self.lock:
-            view = self.public_view(_)
-            view["seats"] = [{**s, "code": seat.code, "burnt": seat.burnt}
-                             for s, seat in zip(view["seats"], self.seats, strict=True)]
-            view["missing"] = self.missing()
-            return view
+        """The host's page: the public view plus each seat's code; no card of any hand. Lock-free
+        like the other views (the codes are read as they are now; the next change re-sends them)."""
+        view = self.public_view(_)
+        view["seats"] = [{**s, "code": seat.code, "burnt": seat.burnt}
+                         for s, seat in zip(view["seats"], list(self.seats), strict=True)]
+        view["missing"] = self.missing()
+        return view
 
     def sentences(self, index: int | None, after_seq: int, _: Any) -> list[tuple[int, str]]:
         """The events after ``after_seq`` as seat ``index`` hears them (the terminal game's
@@ -653,7 +675,7 @@ class PhoneTable:
             return []
         setup = game.setup
         found: list[tuple[int, str]] = []
-        for seq, event in list(self.log):
+        for seq, event in self._log_snapshot:
             if seq <= after_seq:
                 continue
             if isinstance(event, CardDrawn) and event.seat != index:
@@ -667,7 +689,7 @@ class PhoneTable:
         """Which sound the phone of seat ``index`` plays for the events after ``after_seq``:
         "bust", "milestone", or None (its own turn's sound comes from the view's ``your_turn``)."""
         sound = None
-        for seq, event in list(self.log):
+        for seq, event in self._log_snapshot:
             if seq <= after_seq:
                 continue
             if isinstance(event, TokensLost) and event.seat == index:
@@ -709,6 +731,9 @@ class PhoneTables:
                            on_change=self._tell)
         with self._lock:
             self._tables[table_id] = table
+            done = [t for t in self._tables.values() if t.over or not t.started]
+            while len(self._tables) > MAX_TABLES and done:  # the oldest finished or never started
+                self._tables.pop(done.pop(0).table_id, None)
         self._tell(table)
         return table
 
@@ -761,5 +786,5 @@ class PhoneTables:
 
 __all__ = [
     "CODE_TRIES", "MODE", "PERSON", "JoinRefused", "PhoneError", "PhoneOptions", "PhoneTable", "PhoneTables",
-    "csrf_for", "digest",
+    "csrf_for", "digest", "shareable_setup",
 ]

@@ -25,6 +25,10 @@ REASONS: list[tuple[str, str]] = [
     (r"the game is over: (?P<name>.+) won", "the game is over: {name} won"),
     (r"no round is running: start the next round first", "no round is running: start the next round first"),
     (r"it is (?P<name>.+)'s turn, not (?P<other>.+)'s", "it is {name}'s turn, not {other}'s"),
+    # Ninety Nine with phones (app.games.count99.phones)
+    (r"wrong code \((?P<n>\d+) tries left for this seat\)", "wrong code ({n} tries left for this seat)"),
+    (r"seats (?P<list>[0-9, ]+) have not joined yet \(or give them to a computer\)",
+     "seats {list} have not joined yet (or give them to a computer)"),
 ]
 _COMPILED = [(re.compile(pattern, re.DOTALL), template) for pattern, template in REASONS]
 
