@@ -6,9 +6,9 @@ joined, and per seat a new code (a burnt code, a lost phone) or "Computer" (nobo
 computer's seat can become a person's again. Start is enabled once every person's seat has joined;
 until then the line above it says whose seats are missing.
 
-The screen redraws from ``table.snapshot`` on a 5 Hz Clock poll (a phone joining through the web
-thread shows within a fifth of a second) and reads the seats' codes as plain attributes, never
-taking the table's lock; the host's taps run on a worker thread (:class:`HostActions`).
+The screen looks at ``table.snapshot`` on a 5 Hz Clock poll (a phone joining through the web
+thread shows within a fifth of a second) and redraws from ``table.host_view`` (the codes), both
+lock-free; the host's taps run on a worker thread (:class:`HostActions`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from kivy.uix.scrollview import ScrollView
 
 from app.games.count99.phones import PERSON, STAND_IN
 from app.games.count99.texts import variant_name
-from app.i18n import tr, trn
+from app.games.views import Tr
+from app.i18n import language, tr, trn
 from app.ui import theme
 from app.ui.count99.phones_link import HostActions, join_url, web_missing, web_of
 from app.ui.count99.phones_setup import seat_kind_name
@@ -135,18 +136,14 @@ class PhonesLobbyScreen(Screen):
         table = self.session
         if table is None:
             return
-        snapshot = table.snapshot
-        self.shown_seq = snapshot.get("seq")
-        self.title.text = tr("{rules}: {n} seats", rules=variant_name(snapshot["variant"]),
-                             n=len(snapshot["seats"]))
+        host = table.host_view(Tr(language()))  # lock-free: the last change's state and the codes
+        self.shown_seq = host.get("seq")
+        self.title.text = tr("{rules}: {n} seats", rules=variant_name(host["variant"]), n=len(host["seats"]))
         self._show_address(table)
         self.rows.clear_widgets()
-        seats = table.seats  # plain attribute reads (codes are not in the public snapshot)
-        for state in snapshot["seats"]:
-            index = state["index"]
-            seat = seats[index] if index < len(seats) else None
-            self.rows.add_widget(self._seat_row(state, seat))
-        missing = [s["index"] + 1 for s in snapshot["seats"] if s["kind"] == PERSON and not s["joined"]]
+        for state in host["seats"]:
+            self.rows.add_widget(self._seat_row(state))
+        missing = [s["index"] + 1 for s in host["seats"] if s["kind"] == PERSON and not s["joined"]]
         web_line = web_missing(self.ctx)
         self.start_button.disabled = bool(missing) or bool(web_line) or self.actions.pending > 0
         if web_line:
@@ -176,12 +173,12 @@ class PhonesLobbyScreen(Screen):
             self.shown_url = url
         self.address.text, self.address.color = url, theme.TEXT
 
-    def _seat_row(self, state: dict[str, Any], seat: Any) -> BoxLayout:
+    def _seat_row(self, state: dict[str, Any]) -> BoxLayout:
         index = state["index"]
         row = BoxLayout(size_hint_y=None, height=ROW, spacing=6, padding=(0, 2))
         row.add_widget(Label(text=str(index + 1), font_size=sp(22), bold=True, size_hint_x=None, width=28))
         person = state["kind"] == PERSON
-        code = getattr(seat, "code", None) if person else None
+        code = state.get("code") if person else None
         code_label = Label(text=code or "", font_size=sp(34), bold=True, color=CODE_COLOUR,
                            size_hint_x=None, width=100)
         code_label.seat_code = index
@@ -190,7 +187,7 @@ class PhonesLobbyScreen(Screen):
             said = seat_kind_name(state["kind"])
         elif state["joined"]:
             said = tr("{name} joined", name=state["name"])
-        elif getattr(seat, "burnt", False):
+        elif state.get("burnt"):
             said = tr("Code burnt: make a new one")
         else:
             said = tr("Waiting for a phone")
