@@ -318,3 +318,50 @@ def test_a_port_taken_reaches_the_phones_setup_through_the_app(ui: Any, tmp_path
     setup = root.current_screen
     assert setup.message.text == f"Phones cannot join: the web display did not start ({problems[0]})."
     assert setup.open_button.disabled
+
+
+def test_the_screens_never_wait_for_the_tables_lock(ui: Any, tmp_path: Path) -> None:
+    """While another thread holds the table's lock (a commit in the web thread), the game screen
+    and the lobby redraw and the host's taps return: the holder is let go by the test, not by
+    its own timeout (which it would reach if a screen had waited for the lock)."""
+    import threading
+
+    ctx, game_ui, _live, _clock = build(ui, tmp_path)
+    table = open_table(ctx, game_ui)
+    lobby = ctx.manager.current_screen
+    held, release = threading.Event(), threading.Event()
+    outcome: list[bool] = []
+
+    def hold() -> None:
+        with table.lock:
+            held.set()
+            outcome.append(release.wait(20))  # False: nobody let it go, the screen must have waited
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert held.wait(20)
+    old = code_labels(lobby)[0]
+    lobby.refresh()
+    frames(2)  # laid out (the tap goes where the button is drawn)
+    tap(find_seat_button(lobby, 0, "New code"))  # queued on the worker: it waits, the screen does not
+    assert game_ui.host_actions.pending == 1
+    release.set()
+    holder.join(30)
+    assert outcome == [True]
+    wait_actions(game_ui)
+    frames_until(lambda: code_labels(lobby)[0] not in ("", old))
+    # The game screen likewise, with a game started from the host's browser page (the web thread).
+    for seat, name in ((0, "Ann"), (1, "Ben")):
+        in_web_thread(lambda s=seat, n=name: table.join(s, table.seats[s].code, n))
+    in_web_thread(table.start)
+    frames_until(lambda: ctx.manager.current == "count99-phones-game")
+    screen = ctx.manager.current_screen
+    held.clear(), release.clear(), outcome.clear()
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert held.wait(20)
+    screen.refresh()
+    screen.poll()
+    release.set()
+    holder.join(30)
+    assert outcome == [True]
