@@ -365,3 +365,36 @@ def test_the_screens_never_wait_for_the_tables_lock(ui: Any, tmp_path: Path) -> 
     release.set()
     holder.join(30)
     assert outcome == [True]
+
+
+def test_home_resumes_a_phones_game_and_the_history_exports_it(ui: Any, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Home lists the unfinished phones game with the others; Resume opens the game screen. The
+    history's export writes its record like any Ninety Nine game's, without the seed or seats."""
+    import json
+
+    from app.games.count99.phones import PhoneTables
+    from app.ui.home import HistoryScreen, HomeScreen
+
+    monkeypatch.setenv("TABLE99_DATA_DIR", str(tmp_path / "data"))
+    ctx, game_ui, live, clock = build(ui, tmp_path)
+    table = PhoneTables(ctx.store, clock=clock).create(PhoneOptions(seats=(PERSON, "hard"), tokens=2))
+    table.join(0, table.seats[0].code, "Ann")
+    table.start(seed=9)
+    home = HomeScreen(ctx, {"count99": game_ui})
+    home.name = "home2"
+    ctx.manager.add_widget(home)
+    ctx.go("home2")
+    frames(3)
+    tap(find(home, text="Resume"))
+    assert ctx.manager.current == "count99-phones-game"
+    resumed = ctx.manager.current_screen.session
+    assert resumed.game_id == table.game_id and live.phones.get(resumed.table_id) is resumed
+    history = HistoryScreen(ctx, {"count99": game_ui})
+    ctx.manager.add_widget(history)
+    ctx.go("history")
+    frames(3)
+    assert any(f"#{table.game_id}: Ann, Computer 1" in t for t in texts(history))
+    path = history.export(table.game_id)
+    record = json.loads(path.read_text())
+    assert record["players"] == ["Ann", "Computer 1"] and "seed" not in json.dumps(record)
