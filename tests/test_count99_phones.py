@@ -245,3 +245,56 @@ def test_the_registry_keeps_a_bounded_number_of_tables(store: GameStore) -> None
     made = [registry.create(PhoneOptions(seats=("person", "hard"))) for _ in range(MAX_TABLES + 3)]
     assert len(registry.tables()) == MAX_TABLES
     assert registry.get(made[-1].table_id) is made[-1] and registry.get(made[0].table_id) is None
+
+
+def test_table99_replay_replays_a_phones_record_to_the_same_winner(store: GameStore, tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    _registry, table, _ = joined_table(store, QUICK)
+    table.start(seed=8)
+    play_out(table, random.Random(8))
+    assert table.game is not None and table.game_id is not None
+    winner = table.game.setup.players[table.game.table.winner or 0]
+    path = tmp_path / "phones.json"
+    path.write_text(json.dumps(record_of(store.load(table.game_id))), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "app", "replay", str(path), "--json"], capture_output=True,
+                          text=True, timeout=120, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["final"]["winner"] == winner
+
+
+def test_a_card_drawn_is_heard_by_its_own_seat_only(store: GameStore) -> None:
+    from rules.count99.deal import CardDrawn
+
+    _registry, table, _ = joined_table(store, QUICK)
+    table.start(seed=12)
+    play_out(table, random.Random(12))
+    drawn = {seat: sum(1 for _s, e in table.log if isinstance(e, CardDrawn) and e.seat == seat)
+             for seat in range(4)}
+    assert drawn[0] > 0 and drawn[1] > 0
+    for seat in range(4):
+        heard = [text for _seq, text in table.sentences(seat, 0, EN)]
+        assert sum(text.startswith("You draw") for text in heard) == drawn[seat]
+    assert not any("draw" in text for _seq, text in table.sentences(None, 0, EN))
+
+
+def test_a_table_loaded_after_a_restart_shows_its_last_plays_and_says_nothing_twice(store: GameStore) -> None:
+    _registry, table, _ = joined_table(store, QUICK)
+    table.start(seed=13)
+    rng = random.Random(13)
+    for _ in range(6):
+        game = table.game
+        assert game is not None and game.table.turn is not None
+        if table.seats[game.table.turn].person:
+            table.play(game.table.turn, *rng.choice(game.view(game.table.turn).options()))
+        else:
+            table.tick()
+    assert table.game_id is not None
+    again = PhoneTable.load(store, table.game_id)
+    assert again.public_view(EN)["plays"] == table.public_view(EN)["plays"]
+    assert again.sentences(0, 0, EN) == []  # the history is shown, not said again
+    finished_before = store.load(table.game_id).updated
+    assert PhoneTable.load(store, table.game_id).game is not None
+    assert store.load(table.game_id).updated == finished_before  # loading writes nothing

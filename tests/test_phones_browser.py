@@ -18,11 +18,13 @@ from app.games.count99.game import record_of
 from app.games.count99.phones import PhoneTable
 from rules.count99.replay import replay_json
 from tests.phones_browser_support import (
+    AXE,
     click_a_card,
     hand_on_page,
     join_in_browser,
     my_turn,
     page_seq,
+    run_axe,
     screenshot,
 )
 from tests.phones_web_support import PhonesWeb
@@ -55,7 +57,7 @@ def play_a_turn(driver: Any, table: PhoneTable, seat: int) -> None:
 @pytest.mark.parametrize("variant", ["quentin-c", "rs-games"])
 def test_two_phones_and_two_computers_play_a_whole_game(phones: PhonesWeb, variant: str) -> None:
     quentin = variant == "quentin-c"
-    table = phones.open_table(variant=variant, people=2, computers=2, level="easy", hand_size=3, tokens=1,
+    table = phones.open_table(variant=variant, people=2, computers=2, level="easy", hand_size=3, tokens=2,
                               computer_pause=0, turn_seconds=None if quentin else 5)
     url = f"{phones.base}/phones/{table.table_id}"
     ann, ben = make_driver(size=PHONE), make_driver(size=PHONE)
@@ -75,12 +77,12 @@ def test_two_phones_and_two_computers_play_a_whole_game(phones: PhonesWeb, varia
                 if not table.over and my_turn(driver) and game.table.turn == seat:
                     play_a_turn(driver, table, seat)
                     person_turns += 1
-            if not reloaded and person_turns >= 2 and not table.over:
+            if not reloaded and person_turns >= 1 and not table.over:
                 ann.refresh()  # the phone slept, or its page was reloaded: same seat, same hand
                 wait_for(lambda: hand_on_page(ann) == server_hand(table, 0) and page_seq(ann) >= 0,
                          what="Ann's hand after the reload")
                 reloaded = True
-            if reloaded and not left and person_turns >= 4 and not table.over:
+            if reloaded and not left and person_turns >= 2 and not table.over:
                 if quentin:  # the host gives Ben's seat to a computer
                     assert phones.host(table, op="remove", index=1)[0] == 200
                     wait_for(lambda: "/phones/" in ben.current_url and ben.find_elements("id", "join-form"),
@@ -97,6 +99,10 @@ def test_two_phones_and_two_computers_play_a_whole_game(phones: PhonesWeb, varia
         winner = game.setup.players[game.table.winner or 0]
         wait_for(lambda: winner in ann.find_element("id", "turn").text, what="the winner on Ann's phone")
         screenshot(ann, f"game-over-{variant}")
+        if AXE.is_file():  # the game-over state, too (test_phones_pages_browser.py: every other state)
+            serious = [v for v in run_axe(ann, AXE.read_text(encoding="utf-8"))
+                       if v["impact"] in ("serious", "critical")]
+            assert not serious, serious
         record = record_of(phones.web.store.load(table.game_id))
         assert replay_json(record)["final"]["winner"] == winner
         assert phones.web.store.load(table.game_id).status == "finished"

@@ -48,11 +48,18 @@ def press(driver: Any, keys: str) -> None:
     ActionChains(driver).send_keys(keys).perform()
 
 
-def test_a_keyboard_only_game_says_what_the_terminal_says(phones: PhonesWeb) -> None:
+def can_draw(driver: Any) -> bool:
+    return bool(driver.execute_script("const d = document.getElementById('draw');"
+                                      "return !!d && !d.hidden && !d.disabled;"))
+
+
+@pytest.mark.parametrize(("variant", "manual"), [("quentin-c", False), ("rs-games", True)])
+def test_a_keyboard_only_game_says_what_the_terminal_says(phones: PhonesWeb, variant: str,
+                                                          manual: bool) -> None:
     from selenium.webdriver.common.keys import Keys
 
-    table = phones.open_table(variant="quentin-c", people=1, computers=2, level="hard", hand_size=3, tokens=1,
-                              computer_pause=0)
+    table = phones.open_table(variant=variant, people=1, computers=2, level="hard", hand_size=3, tokens=1,
+                              computer_pause=0, manual_draw=manual)
     driver = make_driver(size=(390, 844))
     try:
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": MOUSE_WATCH})
@@ -67,10 +74,15 @@ def test_a_keyboard_only_game_says_what_the_terminal_says(phones: PhonesWeb) -> 
         game = table.game
         assert game is not None and table.game_id is not None
         deadline = time.monotonic() + 180
-        choices = 0
+        choices = draws = 0
         while not table.over:
             assert time.monotonic() < deadline, "the game did not end in time"
-            if my_turn(driver) and game.table.turn == 0:
+            if manual and can_draw(driver):
+                seq = page_seq(driver)
+                press(driver, "d" if draws % 2 else " ")  # D or Space draws
+                draws += 1
+                wait_for(lambda s=seq: page_seq(driver) > s or table.over, what="the card drawn")
+            elif my_turn(driver) and game.table.turn == 0:
                 seq = page_seq(driver)
                 press(driver, "1")  # the first card; an Ace or a 10 asks for one of two buttons
                 focused = driver.switch_to.active_element
@@ -91,7 +103,13 @@ def test_a_keyboard_only_game_says_what_the_terminal_says(phones: PhonesWeb) -> 
             assert heard[:cut] == expected[:cut]
             rest = iter(heard[cut:])
             assert all(line in rest for line in expected[cut + 1:])
+        assert (draws > 0) == manual
+        # the sound switch, by keyboard: Space on it turns the sounds off (and draws nothing)
+        switch = driver.find_element("id", "sound")
+        switch.send_keys(Keys.SPACE)
+        wait_for(lambda: driver.execute_script("return localStorage.getItem('t99-sounds');") == "off",
+                 what="the sounds switched off")
         assert driver.execute_script("return window.__t99_mouse;") == 0
-        print(f"keyboard game: {len(heard)} sentences, {choices} Ace/10 choices by keys")
+        print(f"keyboard game: {len(heard)} sentences, {choices} Ace/10 choices, {draws} draws by keys")
     finally:
         quit_driver(driver)

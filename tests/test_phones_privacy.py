@@ -138,3 +138,8 @@ def test_the_host_switches_seats_in_the_lobby_and_only_the_host(phones: PhonesWe
     status, _data, _h = phones.post(f"/phones/{table.table_id}/api/host", {"op": "seat", "index": 0,
                                                                           "kind": "hard"})
     assert status == 401 and table.seats[0].person
+    assert phones.host(table, op="turn-time", seconds=30) == (200, {"ok": True})
+    assert table.options.turn_seconds == 30
+    status, data = phones.host(table, op="turn-time", seconds=2)
+    assert status == 422 and "turn time must be 5 to 600" in data["error"]
+    assert phones.host(table, op="turn-time", seconds=None)[0] == 200 and table.options.turn_seconds is None

@@ -161,7 +161,8 @@ def seat_body(_: Tr) -> str:
             f'<button id="back" type="button" hidden>{_("I am back: let me play")}</button></p></section>'
             + _table_section(_)
             + f'<section aria-labelledby="said-h"><h2 id="said-h">{_("What happened")}</h2>'
-            '<div role="log" aria-live="polite" aria-relevant="additions" aria-labelledby="said-h">'
+            '<div class="said-box" role="log" aria-live="polite" aria-relevant="additions" '
+            'aria-labelledby="said-h" tabindex="0">'
             '<ol id="said" class="said"></ol></div></section>'
             f'<section aria-labelledby="set-h"><h2 id="set-h">{_("Keys and sounds")}</h2>'
             f"<p>{_(KEYS_HELP)}</p>"

@@ -87,6 +87,7 @@ class PhoneRoutes:
     # -- wiring -----------------------------------------------------------------------------------
     def add_phone_routes(self, app: web.Application) -> None:
         self._phone_streams = {}
+        self._phones_served = True
         r = app.router
         r.add_get("/v/{token}/phones", self.phones_host_list)
         r.add_get("/v/{token}/phones/{table:[0-9a-f]{8}}", self.phones_page)
@@ -99,7 +100,11 @@ class PhoneRoutes:
         r.add_post("/v/{token}/phones/{table:[0-9a-f]{8}}/api/host", self.phones_api_host)
 
     def phones_started(self, loop: asyncio.AbstractEventLoop) -> list[asyncio.Task[None]]:
-        """In the server's loop once it serves: resume stored tables, hear of changes, run the clock."""
+        """In the server's loop once it serves: hear of changes, run the clock. A server without the
+        phones' routes (exhibitor mode's follow-only display) does neither."""
+        if not getattr(self, "_phones_served", False):
+            return []
+
         def heard(table: PhoneTable) -> None:  # any thread, after a change: wake that table's pages
             if not loop.is_closed():
                 with contextlib.suppress(RuntimeError):
@@ -118,10 +123,16 @@ class PhoneRoutes:
                 stream.closed = True
                 stream.wake.set()
 
+    async def phones_resume(self) -> None:
+        """Before the server listens: the unfinished phones games from the store, so a phone that
+        reconnects after a restart finds its table (in the executor: it replays records)."""
+        if not getattr(self, "_phones_served", False):
+            return
+        for problem in await asyncio.get_running_loop().run_in_executor(None, self.live.phones.resume):
+            log.error("%s", problem)
+
     async def _phones_clock(self) -> None:
         loop = asyncio.get_running_loop()
-        for problem in await loop.run_in_executor(None, self.live.phones.resume):
-            log.error("%s", problem)
         while True:
             await asyncio.sleep(TICK)
             if not self.live.phones.tables():

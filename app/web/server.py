@@ -155,6 +155,7 @@ class WebServer(Guards, Routes, StreamRoutes, PhoneRoutes):
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0, handler_cancellation=True,
                                keepalive_timeout=KEEPALIVE_TIMEOUT, lingering_time=LINGERING)
         await runner.setup()
+        await self.phones_resume()  # Ninety Nine with phones: unfinished tables, before phones reconnect
         site = web.TCPSite(runner, self.host, self.port, backlog=128, reuse_address=True)
         await site.start()
         server = getattr(site, "_server", None)
@@ -222,6 +223,10 @@ class WebServer(Guards, Routes, StreamRoutes, PhoneRoutes):
 
     def view_url(self) -> str:
         return f"{self.base_url()}/v/{self.access.token}/live"
+
+    def phones_url(self, table_id: str) -> str:
+        """Where phones join a table of Ninety Nine with phones (the host's QR code holds it)."""
+        return f"{self.base_url()}/v/{self.access.token}/phones/{table_id}"
 
     def pair_url(self, code: str) -> str:
         return f"{self.base_url()}/v/{self.access.token}/pair?code={code}"

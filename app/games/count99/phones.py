@@ -13,7 +13,9 @@ How a front end uses it (the table's screen, the web display)
   game from the store, so a restart mid-game loses nothing.
 * **Create.** ``table = live.phones.create(PhoneOptions(variant=..., seats=("person", "person",
   "hard", "easy"), hand_size=3, tokens=9, manual_draw=False, turn_seconds=None))``: a table in
-  its lobby. ``table.table_id`` names it in addresses (``/v/TOKEN/phones/<table_id>/...``).
+  its lobby. ``table.table_id`` names it in addresses: ``live.web.phones_url(table.table_id)`` is
+  the join address for the QR code (``live.web`` is None while the web display is off); the TV's
+  is the same with ``?tv``.
 * **Seat codes.** ``table.host_view(_)["seats"][i]["code"]`` is seat i's join code (4 digits) for
   the host to read out; ``table.new_code(i)`` makes a fresh one (a burnt code, a lost phone: the
   old device's credential stops working once the new code is used).
@@ -27,7 +29,8 @@ How a front end uses it (the table's screen, the web display)
 * **Views.** ``table.public_view(_)`` (the TV, viewers, the table's screen: no card of any hand),
   ``table.seat_view(seat, _)`` (that seat's hand and the public facts), ``table.host_view(_)``
   (seats, codes, joined or not; no hands). ``_`` is an ``app.games.views.Tr`` (the reader's
-  language). ``table.snapshot`` is the latest public state as plain data, read without a lock: the
+  language; the table's screen passes ``Tr(app.i18n.language())``). None of them takes the lock:
+  ``table.snapshot`` is the latest public state as plain data, swapped whole on each change; the
   table's screen draws from it and never waits. ``table.sentences(seat, after_seq, _)`` are the
   events since ``after_seq`` as the terminal game says them (``seat`` None: as the table hears).
 * **Actions.** ``table.play(seat, slot, choice)``, ``table.draw(seat)``, ``table.back(seat)`` (the
@@ -39,8 +42,8 @@ How a front end uses it (the table's screen, the web display)
   hands an idle seat to the computer once its ``turn_seconds`` ran out. The web server calls it
   from its own loop (in an executor: a commit writes to disk), never the Kivy thread.
 * **Changes.** ``live.phones.listeners`` are called with the table after every change, in the
-  thread that made it, outside the table's lock: a listener only schedules work (the web server
-  wakes its per-seat streams), it never blocks.
+  thread that made it: a listener only schedules work (the web server wakes its per-seat streams;
+  the table's screen would ``Clock.schedule_once`` a redraw), it never blocks.
 
 Every accepted action is committed before it is shown: ``load_session`` (app.games.count99.game)
 rebuilds a stored phones game through the same rules, ``record_of`` gives its record, and
@@ -69,7 +72,7 @@ from rules.count99.cards import CARD_NAMES, Variant, choices_for
 from rules.count99.deal import CardDrawn, CardGame
 from rules.count99.errors import Count99Error
 from rules.count99.players import ComputerPlayer, make_player
-from rules.count99.record import setup_from_record, setup_to_dict
+from rules.count99.record import action_from_dict, setup_from_record, setup_to_dict
 from rules.count99.table import (
     HAND_SIZE_RANGE,
     MAX_PLAYERS,
@@ -78,6 +81,7 @@ from rules.count99.table import (
     CardPlayed,
     MilestoneLanded,
     Setup,
+    Table,
     TokensLost,
 )
 
@@ -426,8 +430,9 @@ class PhoneTable:
         game = CardGame.replay(setup, int(stored.setup["seed"]), options.manual_draw, list(stored.actions))
         table.game, table.game_id, table._stored = game, game_id, len(stored.actions)
         table._make_computers()
+        table.log.extend((0, event) for event in _public_events(setup, list(stored.actions)))
         with table.lock:
-            if not table._may_draw_first():  # what was automatic and perhaps not yet committed
+            if not game.table.over and not table._may_draw_first():  # automatic, perhaps not yet committed
                 table._log(game.advance())
                 table._save()
             table._turn_began()
@@ -697,6 +702,19 @@ class PhoneTable:
             elif isinstance(event, MilestoneLanded) and sound is None:
                 sound = "milestone"
         return sound
+
+
+def _public_events(setup: Setup, actions: list[dict[str, Any]]) -> list[object]:
+    """The public events of stored actions (the count keeper's: no hand, no card drawn), so a table
+    loaded after a restart shows its last plays again. Sequence 0: no phone hears them twice."""
+    table = Table.new(setup)
+    events: list[object] = []
+    for data in actions:
+        action = action_from_dict(data, setup)
+        if action is not None:
+            table, new = table.apply(action)
+            events.extend(new)
+    return events[-LOG_KEPT:]
 
 
 def _play_label(play: dict[str, Any], _: Any) -> str:

@@ -172,7 +172,9 @@
     if (key === "c") say(current.count_text);
     else if (key === "h") say(current.hand_text);
     else if (key === "t") say(current.tokens_text);
-    else if (key === "d" || (key === " " && !(target && target.tagName === "BUTTON"))) act({ op: "draw" });
+    else if (key === "d" || (key === " " && !(target && (target.tagName === "BUTTON" || target.tagName === "INPUT")))) {
+      act({ op: "draw" });  // Space on a button or the sound switch presses that, as everywhere
+    }
     else if (/^[0-9]$/.test(key)) {
       const n = key === "0" ? 10 : parseInt(key, 10);
       const card = (current.hand || [])[n - 1];
@@ -213,12 +215,13 @@
           fill(ui.remove, { n })));
       }
       return el("tr", {}, el("th", { scope: "row" }, String(n)),
-        el("td", {}, s.name ? s.name + (s.kind === "person" && !s.joined ? "" : "") : (s.kind === "person" ? ui.not_joined : "")),
-        who, el("td", { class: "code" }, code), el("td", {}, actions));
+        el("td", {}, s.name || (s.kind === "person" ? ui.not_joined : "")),
+        who, el("td", { class: s.code ? "code" : null }, code), el("td", {}, actions));
     }));
     const missing = view.missing || [];
     $("missing").textContent = view.started ? "" :
       (missing.length ? fill(ui.missing, { list: missing.map((i) => i + 1).join(", ") }) : "");
+    $("missing").hidden = !$("missing").textContent;
     $("start").hidden = view.started;
     const select = $("turn_seconds");
     if (select && document.activeElement !== select) select.value = view.turn_seconds ? String(view.turn_seconds) : "";
@@ -228,17 +231,30 @@
   }
 
   // -- following the table -------------------------------------------------------------------------------
+  // The browser reconnects by itself after a dropped connection; after an HTTP error (the table is
+  // restarting and has not loaded its games yet) it gives up, so the page tries again itself.
   function follow(draw, extra) {
     let after = boot.payload ? boot.payload.seq : 0;
+    let wait = 1000;
     const connection = $("connection");
-    const source = new EventSource(base + "/events?after=" + after + (extra || ""));
-    source.addEventListener("view", (event) => {
-      const payload = JSON.parse(event.data);
-      after = payload.seq;
-      if (connection) connection.textContent = "";
-      draw(payload);
-    });
-    source.addEventListener("error", () => { if (connection) connection.textContent = ui.reconnecting; });
+    function open() {
+      const source = new EventSource(base + "/events?after=" + after + (extra || ""));
+      source.addEventListener("view", (event) => {
+        const payload = JSON.parse(event.data);
+        after = payload.seq;
+        wait = 1000;
+        if (connection) connection.textContent = "";
+        draw(payload);
+      });
+      source.addEventListener("error", () => {
+        if (connection) connection.textContent = ui.reconnecting;
+        if (source.readyState === EventSource.CLOSED) {
+          window.setTimeout(open, wait);
+          wait = Math.min(wait * 2, 15000);
+        }
+      });
+    }
+    open();
   }
 
   // -- pages ----------------------------------------------------------------------------------------------------
