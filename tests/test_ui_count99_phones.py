@@ -398,3 +398,30 @@ def test_home_resumes_a_phones_game_and_the_history_exports_it(ui: Any, tmp_path
     path = history.export(table.game_id)
     record = json.loads(path.read_text())
     assert record["players"] == ["Ann", "Computer 1"] and "seed" not in json.dumps(record)
+
+
+def test_the_lobbys_qr_code_leads_a_phone_to_the_real_join_page(ui: Any, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the real web display (table99 run's start): the lobby's address is the server's own
+    phones_url for this table, and a phone opening it gets the join form."""
+    import urllib.request
+
+    pytest.importorskip("aiohttp")
+    from app.config import Config
+    from app.web.launch import start_web
+
+    monkeypatch.setenv("TABLE99_DATA_DIR", str(tmp_path / "data"))
+    ctx, game_ui, live, _clock = build(ui, tmp_path)
+    config = Config(web={**Config().web, "bind": "127.0.0.1"})
+    server, problem = start_web(config, live, port=0)
+    assert problem is None and live.web is server
+    try:
+        table = open_table(ctx, game_ui)
+        lobby = ctx.manager.current_screen
+        assert lobby.shown_url == server.phones_url(table.table_id)
+        local = lobby.shown_url.replace(server.base_url(), f"http://127.0.0.1:{server.port}")
+        with urllib.request.urlopen(local, timeout=20) as answer:
+            page = answer.read().decode()
+        assert answer.status == 200 and 'id="join-form"' in page
+    finally:
+        server.stop()
