@@ -175,6 +175,8 @@ def test_the_host_gives_a_seat_to_a_computer_after_a_confirm(ui: Any, tmp_path: 
     tap(screen.turn_time)
     wait_actions(game_ui)
     assert table.options.turn_seconds == 30 and screen.turn_time.text == "Turn time: 30 s"
+    in_web_thread(lambda: table.set_turn_seconds(15))  # the host's browser page offers 15 s too
+    frames_until(lambda: screen.turn_time.text == "Turn time: 15 s")
     # The game goes on with Ann on her phone and three computers, to a winner.
     rng = random.Random(3)
     while not table.over:

@@ -184,7 +184,8 @@ class PhonesGameScreen(Screen):
         self.said_label.text = self.note or self.latest
         self.said_label.color = theme.PROBLEM_TEXT if self.note else theme.TEXT
         turn_seconds = snapshot.get("turn_seconds")
-        self.turn_time.set_options(self.turn_time.options, str(turn_seconds))
+        times = sorted({*TURN_TIMES, turn_seconds} - {None})  # the host's page offers other times too
+        self.turn_time.set_options([(str(s), turn_time_name(s)) for s in (None, *times)], str(turn_seconds))
         self._show_bar(over=bool(snapshot.get("over")), people=any(s["kind"] == "person" for s in seats))
 
     def _show_bar(self, over: bool, people: bool) -> None:
