@@ -17,6 +17,7 @@ from app.config import Config
 from app.store import GameStore
 from tests.exhibit_catalog import EXHIBIT_LOOP_SCREENS
 from tests.fakes import FakeClock
+from tests.phones_table_catalog import PHONES_TABLE_SCREENS
 from tests.ui_support import UI, find, frames, open_modal, tap, tap_hole
 
 
@@ -509,6 +510,7 @@ SCREENS: dict[str, Callable[[UI], Any]] = {
     "exhibit-visitor-who-played": exhibit_visitor_who_played,
     "exhibit-visitor-won": exhibit_visitor_won,
 }
+SCREENS.update(PHONES_TABLE_SCREENS)  # Ninety Nine with phones, the table's screens (issue 33)
 
 
 def parlett(name: str) -> Callable[[UI], Any]:

@@ -143,6 +143,7 @@ def _start_web(app: object, config: Config, store: object, port: int | None, pro
     if problem:
         log.error("%s", problem)
         problems.append(problem)
+        app.web_problem = problem  # type: ignore[attr-defined]  # Ninety Nine with phones says it
         return None
     app.live = live  # type: ignore[attr-defined]
     # the address without its token: the journal is read by more people than the table's screen

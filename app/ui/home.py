@@ -160,11 +160,19 @@ class HomeScreen(Screen):
         if ctx.extras.get("exhibit_left"):  # the staff left exhibitor mode: say for how long
             box.add_widget(WrapLabel(tr("Exhibitor mode is off until the table restarts."), font_size=sp(16)))
         content = BoxLayout(orientation="vertical", spacing=8)
-        new_games = GridLayout(cols=min(3, max(1, len(self.uis))), spacing=8, size_hint_y=None, height=80)
+        entries = []  # (title, screen): each game's setup, then other ways in (Ninety Nine with phones)
         for kind, ui in self.uis.items():
-            new_games.add_widget(BigButton(tr("New: {game}", game=game_title(kind, self.uis)),
-                                           on_press=lambda ui=ui: ctx.go(ui.new_game_screen()),
-                                           background_color=ACCENT, height=80))
+            entries.append((game_title(kind, self.uis), ui.new_game_screen()))
+            entries += getattr(ui, "more_new_games", list)()
+        columns = 2 if len(entries) == 4 else min(3, max(1, len(entries)))
+        rows = -(-len(entries) // columns)
+        height = 80 if rows == 1 else 64
+        new_games = GridLayout(cols=columns, spacing=8, size_hint_y=None,
+                               height=rows * height + (rows - 1) * 8)
+        for title, screen_name in entries:
+            new_games.add_widget(BigButton(tr("New: {game}", game=title),
+                                           on_press=lambda name=screen_name: ctx.go(name),
+                                           background_color=ACCENT, height=height))
         content.add_widget(new_games)
         # A game nobody has made a move in is no game to resume (it is removed when left).
         unfinished = [g for g in ctx.store.unfinished() if g.kind in self.uis and g.actions]

@@ -119,6 +119,9 @@ class Table99App(App):
             i18n.set_language(language if language in ("en", "de") else "en")
             announcer.language = i18n.language()
         live = getattr(self, "live", None)  # web display (issue 14): set by table99 run
+        # why the web display did not start (aiohttp missing, the port taken), set by table99 run:
+        # the phones' setup says it (app/ui/count99/phones_link.py)
+        self.ctx.extras["web_problem"] = getattr(self, "web_problem", None)
         if live is not None:
             from app.ui.web_join import connect_live
 
