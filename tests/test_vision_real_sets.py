@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.fetch_real_photos import SETS, cache_dir, load_sets
-from benchmarks.vision_real_photos import leave_one_out, load_truths, set_figures
+from benchmarks.vision_real_photos import leave_one_out, load_truths, read_others, set_figures
 from vision.groundtruth import parse_textproto
 
 HELD_OUT = {
@@ -139,3 +139,16 @@ def test_pieces_made_faint_on_a_real_photo_s_empty_points_are_found(target: floa
             shown = np.flatnonzero((letters == ".") | (letters == colour))
             want = np.flatnonzero(letters[shown] == colour).tolist()
             assert new_pegs(faint[shown], profile.empty) == want, (name, colour)
+
+
+def test_the_four_gomrade_boards_read_without_a_confident_error() -> None:
+    """Four more boards, one photo each (each calibrates on itself): stones' shadows on the dark
+    board1 read black with confidence (8 points) until a colour had to be half-way from empty."""
+    folder = _cached("gomrade_boards")
+    labels = SETS.parent / "gomrade_boards.textproto"
+    truths = load_truths(folder, labels)
+    runs = [read_others(folder, truths, name, itself=True) for name in truths]
+    figures = set_figures("gomrade_boards", runs, list(truths))
+    assert (figures.usable, figures.accepted) == (4, 4)
+    wrong = [(x.name, x.score.wrong) for r in runs for x in r.results if x.score.wrong]
+    assert figures.wrong <= 1, wrong
