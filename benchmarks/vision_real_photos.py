@@ -333,13 +333,18 @@ def measure_sets(shared: Path, cache: Path) -> tuple[list[SetFigures], list[str]
     found, missing = available_sets(shared, cache)
     figures = []
     for entry, folder, labels in found:
-        if entry.get("protocol") == "self":  # one photo per board: each calibrates on itself
-            truths = load_truths(folder, labels)
-            runs = [read_others(folder, truths, name, itself=True) for name in truths]
-        else:
-            runs, _left = leave_one_out(folder, labels=labels)
-        figures.append(set_figures(str(entry["name"]), runs, list(load_truths(folder, labels))))
+        truths = load_truths(folder, labels)
+        figures.append(set_figures(str(entry["name"]), set_runs(entry, folder, truths), list(truths)))
     return figures, missing
+
+
+def set_runs(entry: dict[str, object], folder: Path, truths: dict[str, GroundTruth]) -> list[Calibration]:
+    """The set's calibrations by its protocol: every photo showing every colour calibrates and the
+    others are read, or (``"protocol": "self"``, one photo per board) each reads itself."""
+    if entry.get("protocol") == "self":
+        return [read_others(folder, truths, name, itself=True) for name in truths]
+    colours = {letter for t in truths.values() for letter in t.letters} - {"."}
+    return [read_others(folder, truths, name) for name, t in truths.items() if can_calibrate(t, colours)]
 
 
 def print_details(run: Calibration) -> None:
