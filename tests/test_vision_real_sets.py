@@ -152,3 +152,24 @@ def test_the_four_gomrade_boards_read_without_a_confident_error() -> None:
     assert (figures.usable, figures.accepted) == (4, 4)
     wrong = [(x.name, x.score.wrong) for r in runs for x in r.results if x.score.wrong]
     assert figures.wrong <= 1, wrong
+
+
+def test_the_held_out_list_names_only_reserved_repositories_and_labels_every_photo_once() -> None:
+    """``benchmarks/real_photos/heldout.json`` (read by ``benchmarks/vision_heldout.py``): only the
+    four repositories issue 30 reserves, each photo by commit and SHA-256, labelled exactly once
+    in its set's textproto with one board size and only ``.``, ``B``, ``W``. Nothing here reads
+    the photos: they must never steer the reader."""
+    from benchmarks.vision_heldout import heldout_sets, labels_of
+
+    sets = heldout_sets()
+    assert sets and {str(s["repo"]) for s in sets} <= HELD_OUT
+    for entry in sets:
+        assert len(str(entry["commit"])) == 40, entry["name"]
+        files = entry["files"]
+        assert isinstance(files, dict)
+        truths = parse_textproto(labels_of(entry).read_text(encoding="utf-8"))
+        names = [t.file_name for t in truths]
+        assert sorted(names) == sorted(files), entry["name"]
+        for t in truths:
+            assert t.size == truths[0].size and set(t.letters) <= {".", "B", "W"}, t.file_name
+            assert len(files[t.file_name]["sha256"]) == 64
