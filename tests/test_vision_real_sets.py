@@ -173,3 +173,21 @@ def test_the_held_out_list_names_only_reserved_repositories_and_labels_every_pho
         for t in truths:
             assert t.size == truths[0].size and set(t.letters) <= {".", "B", "W"}, t.file_name
             assert len(files[t.file_name]["sha256"]) == 64
+
+
+def test_the_held_out_check_names_a_set_whose_photos_are_not_in_the_cache(tmp_path: Path) -> None:
+    """``vision_heldout.py --check`` reads nothing but says, per set, how many photos are missing
+    and the ``--repo`` that copies them; with every photo there it has nothing to say."""
+    from benchmarks.vision_heldout import check, heldout_sets
+
+    problems = check(tmp_path)
+    assert len(problems) == len(heldout_sets())
+    assert all("photos not in" in p and "--repo " in p for p in problems), problems
+    for entry in heldout_sets():
+        folder = tmp_path / "heldout" / str(entry["name"])
+        folder.mkdir(parents=True)
+        files = entry["files"]
+        assert isinstance(files, dict)
+        for name in files:
+            (folder / name).write_bytes(b"")
+    assert check(tmp_path) == []
