@@ -81,7 +81,10 @@ def check(cache: Path) -> list[str]:
     return problems
 
 
-def measure_heldout(cache: Path) -> tuple[list[SetFigures], list[str]]:
+def measure_heldout(cache: Path, details: bool = False) -> tuple[list[SetFigures], list[str]]:
+    """The goal table's figures per held-out set; ``details``: also print, per calibration photo,
+    whether it was accepted and each photo read's wrong and unsure counts (a refused calibration
+    is read anyway, forced with the labels, to show why; it never counts in the table)."""
     figures, missing = [], []
     for entry in heldout_sets():
         folder = cache / "heldout" / str(entry["name"])
@@ -95,6 +98,12 @@ def measure_heldout(cache: Path) -> tuple[list[SetFigures], list[str]]:
             continue
         runs, _left = leave_one_out(folder, labels=labels)
         figures.append(set_figures(str(entry["name"]), runs, list(load_truths(folder, labels))))
+        if details:
+            print(f"{entry['name']}: per calibration photo, each photo read as wrong/unsure of its points")
+            for run in runs:
+                head = f"REFUSED ({run.refused})" if run.refused else "accepted"
+                cells = " ".join(f"{r.name}={len(r.score.wrong)}/{len(r.score.unsure)}" for r in run.results)
+                print(f"  {run.photo}: {head}\n    {cells} (of {run.results[0].score.total} each)")
     return figures, missing
 
 
@@ -114,6 +123,7 @@ def main() -> int:
     )
     parser.add_argument("--check", action="store_true", help="check the labels and photos only; read nothing")
     parser.add_argument("--no-in-sample", action="store_true", help="print only the held-out table")
+    parser.add_argument("--details", action="store_true", help="per calibration photo, every photo read")
     args = parser.parse_args()
     cache = args.cache or cache_dir()
     for item in args.repo:
@@ -140,7 +150,7 @@ def main() -> int:
         return 0
     not_labelled = load_heldout().get("not_labelled", {})
     print("HELD OUT (never used for training, tuning or tests; labels made by looking, not by the reader):")
-    print_sets(*measure_heldout(cache))
+    print_sets(*measure_heldout(cache, args.details))
     assert isinstance(not_labelled, dict)
     for repo, why in not_labelled.items():
         print(f"NOT MEASURED: {repo}: {why}")

@@ -295,7 +295,7 @@ def print_sets(figures: list[SetFigures], missing: list[str]) -> None:
     print("per set (each photo showing every colour calibrates, the set's other photos are read;")
     print("  a set whose protocol is 'self' has one photo per board: each calibrates on itself, reads it)")
     head = (
-        f"{'set':14s} {'calibration accepted':>21s} {'points right':>14s} {'wrong (conf.)':>18s} "
+        f"{'set':18s} {'calibration accepted':>21s} {'points right':>14s} {'wrong (conf.)':>18s} "
         f"{'unsure':>16s} {'photos meeting goal':>20s}"
     )
     print(head)
@@ -303,7 +303,7 @@ def print_sets(figures: list[SetFigures], missing: list[str]) -> None:
     for f in rows:
         t = max(f.total, 1)
         print(
-            f"{f.name:14s} {f.accepted:>10d} of {f.usable:<8d} {100 * f.correct / t:13.2f}% "
+            f"{f.name:18s} {f.accepted:>10d} of {f.usable:<8d} {100 * f.correct / t:13.2f}% "
             f"{f.wrong:>6d} ({100 * f.wrong / t:5.2f}%) {f.unsure:>6d} ({100 * f.unsure / t:4.2f}%) "
             f"{len(f.meeting):>10d} of {f.photos}"
         )
