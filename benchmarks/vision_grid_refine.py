@@ -134,13 +134,7 @@ def main() -> int:
         for name, t in truths.items():
             c = moved[name]
             truths[name] = vrp.GroundTruth(t.file_name, (c[0], c[1], c[2], c[3]), t.rows)
-        original = vrp.load_truths
-        vrp.load_truths = lambda _f, _l=None, _t=truths: _t  # type: ignore[assignment]
-        try:
-            runs, _left = vrp.leave_one_out(folder, labels=labels)
-        finally:
-            vrp.load_truths = original
-        figures.append(vrp.set_figures(str(entry["name"]), runs, list(truths)))
+        figures.append(vrp.set_figures(str(entry["name"]), vrp.set_runs(entry, folder, truths), list(truths)))
     how = "a fixed camera's set tapped once, the others" if args.once else "one refined tap"
     print(f"read with {how} per photo (calibration photo located the same way):")
     vrp.print_sets(figures, missing)

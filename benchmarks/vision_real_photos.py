@@ -139,7 +139,10 @@ def read_others(
     calibration_photo: str,
     labelled: bool = False,
     quartiles: bool = False,
+    itself: bool = False,
 ) -> Calibration:
+    """Calibrate on ``calibration_photo`` and read the set's other photos (``itself``: read only the
+    calibration photo, for sets of one photo per board)."""
     from vision.profile import ProfileError
     from vision.reader import read_image
 
@@ -151,7 +154,7 @@ def read_others(
         profile = calibrate(folder, truths[calibration_photo], labelled=True, quartiles=quartiles)
     results = []
     for name, truth in truths.items():
-        if name == calibration_photo:
+        if (name == calibration_photo) != itself:
             continue
         got = read_image(_image(folder, name), profile, corners=list(truth.corners))
         results.append(PhotoResult(name, score(got.letters, truth.letters, truth.size[1])))
@@ -289,9 +292,10 @@ def available_sets(shared: Path, cache: Path) -> tuple[list[tuple[dict[str, obje
 
 
 def print_sets(figures: list[SetFigures], missing: list[str]) -> None:
-    print("per set (calibrate on each photo showing every colour, read the set's other photos):")
+    print("per set (each photo showing every colour calibrates, the set's other photos are read;")
+    print("  a set whose protocol is 'self' has one photo per board: each calibrates on itself, reads it)")
     head = (
-        f"{'set':14s} {'calibration accepted':>21s} {'points right':>14s} {'wrong (conf.)':>18s} "
+        f"{'set':18s} {'calibration accepted':>21s} {'points right':>14s} {'wrong (conf.)':>18s} "
         f"{'unsure':>16s} {'photos meeting goal':>20s}"
     )
     print(head)
@@ -299,7 +303,7 @@ def print_sets(figures: list[SetFigures], missing: list[str]) -> None:
     for f in rows:
         t = max(f.total, 1)
         print(
-            f"{f.name:14s} {f.accepted:>10d} of {f.usable:<8d} {100 * f.correct / t:13.2f}% "
+            f"{f.name:18s} {f.accepted:>10d} of {f.usable:<8d} {100 * f.correct / t:13.2f}% "
             f"{f.wrong:>6d} ({100 * f.wrong / t:5.2f}%) {f.unsure:>6d} ({100 * f.unsure / t:4.2f}%) "
             f"{len(f.meeting):>10d} of {f.photos}"
         )
@@ -329,9 +333,18 @@ def measure_sets(shared: Path, cache: Path) -> tuple[list[SetFigures], list[str]
     found, missing = available_sets(shared, cache)
     figures = []
     for entry, folder, labels in found:
-        runs, _left = leave_one_out(folder, labels=labels)
-        figures.append(set_figures(str(entry["name"]), runs, list(load_truths(folder, labels))))
+        truths = load_truths(folder, labels)
+        figures.append(set_figures(str(entry["name"]), set_runs(entry, folder, truths), list(truths)))
     return figures, missing
+
+
+def set_runs(entry: dict[str, object], folder: Path, truths: dict[str, GroundTruth]) -> list[Calibration]:
+    """The set's calibrations by its protocol: every photo showing every colour calibrates and the
+    others are read, or (``"protocol": "self"``, one photo per board) each reads itself."""
+    if entry.get("protocol") == "self":
+        return [read_others(folder, truths, name, itself=True) for name in truths]
+    colours = {letter for t in truths.values() for letter in t.letters} - {"."}
+    return [read_others(folder, truths, name) for name, t in truths.items() if can_calibrate(t, colours)]
 
 
 def print_details(run: Calibration) -> None:

@@ -338,3 +338,26 @@ def test_only_the_reading_binds_empty_the_checks_compare_unbound(monkeypatch: py
     reader.classify(samples)
     assert calls[0] is True  # the reading
     assert len(calls) >= 3 and not any(calls[1:])  # the light check and at least one reflection check
+
+
+def test_a_shadow_short_of_half_way_to_black_is_unsure_not_black() -> None:
+    """A stone's shadow on a dark board (gomrade_boards' board1 under blue daylight) darkens bare
+    board to 0.3-0.5 of the way from empty to black; black, learnt from a few stones of varied
+    darkness, is wide, empty narrow, so the shadow lay nearer black in spreads and was read
+    black with confidence (8 points of one photo). A colour is read only from half-way on."""
+    empty = learn_model(".", "empty", np.random.default_rng(1).normal(0.0, 0.2, (40, 3)))
+    stones = [[-2.0, -2.1, -2.2], [-3.6, -3.5, -3.3], [-2.8, -2.7, -2.6], [-2.2, -2.0, -2.1]]
+    stones.append([-3.3, -3.4, -3.0])
+    black = learn_model("B", "black", np.array(stones))  # five stones of varied darkness: a wide model
+    profile = BoardProfile(rows=3, cols=3, features=3).with_models(empty, [black])
+    reader = BoardReader(profile, corners=[(0, 0), (2, 0), (2, 2), (0, 2)])
+    gaps = np.full((16, 3), 100.0)
+    holes = np.full((9, 3), 100.0)
+    holes[4] = _level(np.array([-1.1, -1.0, -1.0]))  # a shadow: about 0.4 of the way to black
+    holes[0] = _level(np.array([-2.0, -2.1, -2.2]))  # a black stone, the lightest learnt
+    assert reader.classifier is not None
+    d = reader.classifier.distances(np.array([[-1.1, -1.0, -1.0]]))[0]
+    assert d[1] < d[0]  # nearer black than empty in spreads: the confident misreading
+    letters = _read(reader, holes, gaps)
+    assert letters[4] == UNSURE
+    assert letters[0] == "B"

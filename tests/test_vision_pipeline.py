@@ -323,3 +323,22 @@ def test_stickers_are_measured_from_the_four_corner_holes_even_without_a_layout(
     assert three is not None and sorted(m.id for m in three.markers) == [0, 1, 2, 3]
     assert np.hypot(*np.subtract(three.markers[-1].centre, default_profile().markers[2].centre)) < 1.5
     assert measure_stickers(default_profile(), {k: found[k] for k in (0, 1)}, corners) is None
+
+
+@pytest.mark.parametrize("glare", [0.8, 1.6])
+def test_a_peg_in_a_strong_reflection_is_unsure_never_empty(glare: float) -> None:
+    """Issue 30, point 5: a peg under a lamp's strong reflection must never read as an empty hole
+    with confidence (a missed move). The four holes nearest the reflection's peak, each colour in
+    turn, with the reflection up to 1.6 (the random scenes draw at most 0.5): each is read as its
+    colour or unsure, never empty. Unbound, the classifier reads all four of 1.6 empty with
+    confidence; what makes them unsure is "empty" bound to the picture's reach and margins
+    (``Classifier.empty_reach``, ``EMPTY_MARGIN``): with ``reach=False`` this test fails."""
+    from tests.render_board import STANDARD_COLOURS, glare_at
+
+    profile = calibrated_profile()
+    base = Scene(glare=glare, seed=2)
+    strength = np.array([glare_at(base, hole) for hole in range(100)])
+    nearest = [int(h) for h in np.argsort(-strength)[:4]]
+    for name in STANDARD_COLOURS:
+        letters = read_image(render(replace(base, pegs={h: name for h in nearest})), profile).letters
+        assert all(letters[h] != "." for h in nearest), (name, [letters[h] for h in nearest])

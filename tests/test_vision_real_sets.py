@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.fetch_real_photos import SETS, cache_dir, load_sets
-from benchmarks.vision_real_photos import leave_one_out, load_truths, set_figures
+from benchmarks.vision_real_photos import leave_one_out, load_truths, read_others, set_figures
 from vision.groundtruth import parse_textproto
 
 HELD_OUT = {
@@ -139,3 +139,55 @@ def test_pieces_made_faint_on_a_real_photo_s_empty_points_are_found(target: floa
             shown = np.flatnonzero((letters == ".") | (letters == colour))
             want = np.flatnonzero(letters[shown] == colour).tolist()
             assert new_pegs(faint[shown], profile.empty) == want, (name, colour)
+
+
+def test_the_four_gomrade_boards_read_without_a_confident_error() -> None:
+    """Four more boards, one photo each (each calibrates on itself): stones' shadows on the dark
+    board1 read black with confidence (8 points) until a colour had to be half-way from empty."""
+    folder = _cached("gomrade_boards")
+    labels = SETS.parent / "gomrade_boards.textproto"
+    truths = load_truths(folder, labels)
+    runs = [read_others(folder, truths, name, itself=True) for name in truths]
+    figures = set_figures("gomrade_boards", runs, list(truths))
+    assert (figures.usable, figures.accepted) == (4, 4)
+    wrong = [(x.name, x.score.wrong) for r in runs for x in r.results if x.score.wrong]
+    assert figures.wrong <= 1, wrong
+
+
+def test_the_held_out_list_names_only_reserved_repositories_and_labels_every_photo_once() -> None:
+    """``benchmarks/real_photos/heldout.json`` (read by ``benchmarks/vision_heldout.py``): only the
+    four repositories issue 30 reserves, each photo by commit and SHA-256, labelled exactly once
+    in its set's textproto with one board size and only ``.``, ``B``, ``W``. Nothing here reads
+    the photos: they must never steer the reader."""
+    from benchmarks.vision_heldout import heldout_sets, labels_of
+
+    sets = heldout_sets()
+    assert sets and {str(s["repo"]) for s in sets} <= HELD_OUT
+    for entry in sets:
+        assert len(str(entry["commit"])) == 40, entry["name"]
+        files = entry["files"]
+        assert isinstance(files, dict)
+        truths = parse_textproto(labels_of(entry).read_text(encoding="utf-8"))
+        names = [t.file_name for t in truths]
+        assert sorted(names) == sorted(files), entry["name"]
+        for t in truths:
+            assert t.size == truths[0].size and set(t.letters) <= {".", "B", "W"}, t.file_name
+            assert len(files[t.file_name]["sha256"]) == 64
+
+
+def test_the_held_out_check_names_a_set_whose_photos_are_not_in_the_cache(tmp_path: Path) -> None:
+    """``vision_heldout.py --check`` reads nothing but says, per set, how many photos are missing
+    and the ``--repo`` that copies them; with every photo there it has nothing to say."""
+    from benchmarks.vision_heldout import check, heldout_sets
+
+    problems = check(tmp_path)
+    assert len(problems) == len(heldout_sets())
+    assert all("photos not in" in p and "--repo " in p for p in problems), problems
+    for entry in heldout_sets():
+        folder = tmp_path / "heldout" / str(entry["name"])
+        folder.mkdir(parents=True)
+        files = entry["files"]
+        assert isinstance(files, dict)
+        for name in files:
+            (folder / name).write_bytes(b"")
+    assert check(tmp_path) == []

@@ -205,6 +205,31 @@ def beyond_picture_empty(distance: NDArray[np.float64], read_empty: NDArray[np.b
     return np.asarray(read_empty & (distance > bound), dtype=np.bool_)
 
 
+HALF_WAY = 0.5  # grids read by corners: a colour only from half-way between empty and it on
+
+
+def short_of_colour(
+    features: NDArray[np.float64], means: NDArray[np.float64], best: Sequence[int]
+) -> NDArray[np.bool_]:
+    """Holes read as a colour (``best`` > 0, an index into ``means``, empty first) that have not
+    gone :data:`HALF_WAY` from empty's mean towards that colour's (projected on the line between).
+
+    The classes' spreads decide which is nearer, and a colour learnt from a few pieces of varied
+    darkness is wide while bare board is narrow: a stone's shadow on a dark board (gomrade_boards'
+    board1 under blue daylight) darkened bare board 0.3-0.5 of the way to black, lay nearer black
+    in spreads and was read black with confidence. Something that has not even gone half-way is
+    no piece the profile knows: unsure. Half-way is the plain midpoint, not a fitted value; on
+    the tuning sets the nearest correct colour reading lay 0.57 of the way."""
+    import numpy as np
+
+    idx = np.asarray(best, dtype=np.int64)
+    empty = means[0]
+    towards = means[idx] - empty
+    length = (towards**2).sum(axis=1)
+    gone = ((features - empty) * towards).sum(axis=1) / np.maximum(length, 1e-12)
+    return np.asarray((idx > 0) & (gone < HALF_WAY), dtype=np.bool_)
+
+
 def light_at(holes: NDArray[np.float32], features: NDArray[np.float64]) -> NDArray[np.float64]:
     """(n, 3): the light each hole's features were measured against, in grey levels per channel
     (:func:`hole_features`: the features are the hole's log colour less the light's)."""

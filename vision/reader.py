@@ -33,6 +33,7 @@ from vision.classify import (
     light_explained,
     noise_spread,
     paper_over_board,
+    short_of_colour,
 )
 from vision.markers import MarkerFinder, image_from_grid, median_colour, paper_by_sticker
 from vision.profile import EMPTY, UNSURE, BoardProfile, ProfileError
@@ -196,6 +197,10 @@ class BoardReader:
             read_empty = np.array([letter == EMPTY for letter in result.letters], dtype=np.bool_)
             distance = self.classifier.distances_and_worst(features, noise)[0][:, 0]
             doubtful |= beyond_picture_empty(distance, read_empty)
+            # ... and a colour is read only from half-way between empty and it on (a stone's
+            # shadow on a dark board lay nearer the wide black model than the narrow empty one)
+            read_as = [self.classifier.letters.index(a) if a != UNSURE else 0 for a in result.letters]
+            doubtful |= short_of_colour(features, self.classifier.means, read_as)
         # a hole the reading of which changes when a lamp's reflection is taken out is unsure: a
         # reflection must never turn an empty hole into a peg (nor a pale peg into an empty hole).
         # Quartile profiles only (the peg board's guided calibration): on the Go photos (medians,
