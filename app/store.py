@@ -131,9 +131,18 @@ class GameStore:
                 logging.getLogger(__name__).exception("a store listener failed")
     # --- end web display ---------------------------------------------------------------------
 
-    def close(self) -> None:
-        with self._lock:
+    def close(self, *, for_exit: bool = False) -> None:
+        """Close the file; SQLite then folds its write-ahead log back in (no -wal file is left).
+
+        ``for_exit``: the process ends right after (app/quick_exit.py, from another thread than the
+        one drawing), so the lock is kept: no thread starts a read or write on the closed connection
+        in between. A commit in progress is waited for and stands."""
+        self._lock.acquire()
+        try:
             self._db.close()
+        finally:
+            if not for_exit:
+                self._lock.release()
 
     def __enter__(self) -> GameStore:
         return self

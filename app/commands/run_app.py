@@ -14,6 +14,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from app import quick_exit
 from app.config import SOURCES, SYSTEM_CONFIG, Config, default_config_path
 from app.startup import carry_out, plan_startup
 
@@ -90,7 +91,12 @@ def main(args: argparse.Namespace) -> int:
     server = _start_web(app, config, store, args.web_port, problems)
     club = _start_club(app, config, store, problems)  # club hub (issue 19)
     app.config_problem = "\n".join(problems) or None
-    app.bind(on_start=lambda *_: stop_on_sigterm(app))
+
+    def close_store() -> None:  # on a SIGTERM, from the leaving thread (app/quick_exit.py)
+        store.close(for_exit=True)
+
+    quick_exit.close_on_exit(close_store)
+    app.bind(on_start=lambda *_: stop_on_sigterm())
     try:
         app.run()
     finally:
@@ -98,25 +104,20 @@ def main(args: argparse.Namespace) -> int:
             server.stop()
         if club is not None:
             club.stop()
+        quick_exit.forget(close_store)  # Quit on the screen: the ordinary way out, as before
     return 0
 
 
-def stop_on_sigterm(app: object) -> None:
-    """``systemctl stop`` (SIGTERM) ends the app as Quit does, in every mode.
+def stop_on_sigterm() -> None:
+    """``systemctl stop`` (SIGTERM) ends the app at once, in every mode, the game store closed first.
 
-    SDL turns SIGTERM into a window close request, and exhibitor mode refuses those (a visitor's
-    Alt-F4): the service then only ended when systemd killed it after its stop timeout. Installed
-    once the window exists, so this handler replaces SDL's. The stop itself runs on Kivy's clock (a
-    signal handler must not tear down the window in the middle of a frame)."""
+    SDL turns SIGTERM into a window close request, which exhibitor mode refuses (a visitor's Alt-F4),
+    and Kivy's stop could only run after the frame being drawn (seconds under emulation), then joined
+    the web and club threads: app/quick_exit.py says why none of it is waited for. Installed once the
+    window exists, so this handler replaces SDL's."""
     import signal
 
-    from kivy.clock import Clock
-
-    def stop(signum: int, _frame: object) -> None:
-        log.info("stopping: %s (the service manager or kill)", signal.Signals(signum).name)
-        Clock.schedule_once(lambda _dt: app.stop(), 0)  # type: ignore[attr-defined]
-
-    signal.signal(signal.SIGTERM, stop)
+    quick_exit.leave_on((signal.SIGTERM,))
 
 
 def _start_web(app: object, config: Config, store: object, port: int | None, problems: list[str]) -> object:

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from app import quick_exit
 from app.store import GameStore
 
 
@@ -30,6 +31,7 @@ class ScratchStore(GameStore):
         self._next_id = 1
         super().__init__(folder / "exhibit-scratch.sqlite3")
         atexit.register(self.close)
+        quick_exit.close_on_exit(self._close_for_exit)
 
     def create_game(self, kind: str, setup: dict[str, Any], title: str = "") -> int:
         """As the family store's, but an id is never given twice in a run. SQLite gives the next game
@@ -46,15 +48,20 @@ class ScratchStore(GameStore):
         self._changed(game_id)  # web display
         return game_id
 
-    def close(self) -> None:
+    def close(self, *, for_exit: bool = False) -> None:
         if self._closed:
             return
         self._closed = True
         try:
-            super().close()
+            super().close(for_exit=for_exit)
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
             atexit.unregister(self.close)
+            quick_exit.forget(self._close_for_exit)
+
+    def _close_for_exit(self) -> None:
+        """A SIGTERM's quick exit skips atexit (app/quick_exit.py): the folder goes then too."""
+        self.close(for_exit=True)
 
 
 def scratch_store() -> GameStore:
