@@ -131,3 +131,48 @@ def test_a_seat_code_burns_after_exactly_five_wrong_tries(guesses: list[str]) ->
         except JoinRefused:
             continue
         raise AssertionError("a wrong code let someone in")
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10_000),
+       events=st.lists(st.tuples(st.sampled_from(["wait", "remove", "back", "play"]), st.integers(0, 3)),
+                       min_size=1, max_size=60))
+def test_whatever_interrupts_the_game_it_ends_and_replays_to_the_same_winner(
+        seed: int, events: list[tuple[str, int]]) -> None:
+    from tests.phones_support import FakeClock
+
+    clock = FakeClock()
+    store = _store()
+    options = PhoneOptions(seats=("person", "person", "person", "easy"), tokens=2, turn_seconds=10,
+                           computer_pause=0.0)
+    _registry, table, credentials = joined_table(store, options, clock)
+    table.start(seed=seed)
+    game = table.game
+    assert game is not None and table.game_id is not None
+    rng = random.Random(seed)
+    removed: set[int] = set()
+    for what, seat in events:
+        if game.table.over:
+            break
+        if what == "wait":  # the clock runs past a turn time: whoever is on turn is played for
+            clock.now += 11
+            table.tick()
+        elif what == "remove" and table.seats[seat].person:
+            table.remove_seat(seat)
+            removed.add(seat)
+        elif what == "back" and table.seats[seat].person:
+            table.back(seat)
+        elif what == "play":
+            turn = game.table.turn
+            if turn is not None and table.seats[turn].person and game.hands[turn]:
+                table.play(turn, *rng.choice(game.view(turn).options()))
+            else:
+                table.tick()
+    for seat in removed:
+        assert table.seat_for(credentials[seat]) is None and table.seats[seat].kind == "hard"
+    play_out(table, rng)
+    winner = game.setup.players[game.table.winner or 0]
+    assert replay_json(record_of(store.load(table.game_id)))["final"]["winner"] == winner
+    again = PhoneTable.load(store, table.game_id)
+    assert again.game is not None and again.game.table == game.table
+    assert {i for i, s in enumerate(again.seats) if s.was_person} == removed

@@ -48,8 +48,9 @@ def server_hand(table: PhoneTable, seat: int) -> list[str]:
 
 def play_a_turn(driver: Any, table: PhoneTable, seat: int) -> None:
     """Click a card when the page says it is this seat's turn; wait for the page to hear of it."""
+    # the page shows its own hand as the server has it (a view may still be on its way)
+    wait_for(lambda: hand_on_page(driver) == server_hand(table, seat), what=f"seat {seat + 1}'s hand")
     seq = page_seq(driver)
-    assert hand_on_page(driver) == server_hand(table, seat)  # the page shows its own hand, current
     click_a_card(driver)
     wait_for(lambda: page_seq(driver) > seq, what=f"seat {seat + 1}'s page to show its play")
 

@@ -66,11 +66,13 @@ def test_no_route_shows_another_seats_cards(phones: PhonesWeb) -> None:
                 if seat != own:
                     game.hands[seat] = [rng.choice(names) for _ in game.hands[seat]]
             table._publish()  # as the next commit would
+            phones.web.server._viewer_cache.clear()  # built again, from these hands
             try:
                 after = fetch(phones, route, cookie)
             finally:
                 game.hands[:] = saved
                 table._publish()
+                phones.web.server._viewer_cache.clear()
             assert after == before, f"{route} asked by {who} depends on another seat's cards"
             checked += 1
     assert checked == len(askers) * len(routes(table, table.game_id))
@@ -143,3 +145,38 @@ def test_the_host_switches_seats_in_the_lobby_and_only_the_host(phones: PhonesWe
     status, data = phones.host(table, op="turn-time", seconds=2)
     assert status == 422 and "turn time must be 5 to 600" in data["error"]
     assert phones.host(table, op="turn-time", seconds=None)[0] == 200 and table.options.turn_seconds is None
+
+
+def test_seat_codes_reach_the_host_only(phones: PhonesWeb) -> None:
+    table = phones.open_table(people=3, computers=0)
+    ann = phones.join(table, 0, "Ann")
+    codes = [s.code for s in table.seats[1:]]
+    assert all(codes)
+    t = f"/phones/{table.table_id}"
+    for who, cookie in (("Ann's phone", ann[0]), ("a viewer", "")):
+        for route in (t, f"{t}?tv", f"{t}/host", f"{t}/api/view", f"{t}/api/view?as=host", "/phones"):
+            _status, body = phones.get(route, cookie)
+            assert '"code":' not in body and '"code": ' not in body, f"{route} shows codes to {who}"
+        event = phones.first_event(f"{t}/events?as=host", cookie)
+        assert '"code":' not in event
+    _status, body = phones.get(f"{t}/api/view?as=host", phones.host_cookie)
+    assert [s.get("code") for s in json.loads(body)["view"]["seats"]][1:] == codes
+
+
+def test_the_phones_posts_pass_the_same_guards_as_every_change(phones: PhonesWeb) -> None:
+    from tests.web_support import http
+
+    table = phones.open_table(people=2, computers=0)
+    code = table.seats[0].code
+    url = f"{phones.base}/phones/{table.table_id}/api/join"
+    body = json.dumps({"seat": 0, "code": code, "name": "Ann"}).encode()
+    status, _h, _b = http("POST", url, body, {"Content-Type": "application/json"})  # no Origin
+    assert status == 403
+    status, _h, _b = http("POST", url, body, {"Content-Type": "application/json", "Origin": "http://evil.example"})
+    assert status == 403
+    status, _h, _b = http("POST", url, b"x" * 20_000, {"Content-Type": "application/json",
+                                                      "Origin": f"http://127.0.0.1:{phones.port}"})
+    assert status == 413
+    assert not table.seats[0].joined and table.seats[0].wrong == 0
+    status, _h, _b = http("GET", f"http://127.0.0.1:{phones.port}/v/wrong-token/phones/{table.table_id}")
+    assert status == 404

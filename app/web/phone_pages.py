@@ -25,7 +25,7 @@ def ui_words(_: Tr) -> dict[str, str]:
         "cards": _("Cards in hand"), "out": _("out"), "away": _("away (the computer plays)"),
         "computer": _("computer"), "as": _("{card} as {value}"), "play_slot": _("{n}: {card}"),
         "choose": _("{card}: choose {a} or {b}."), "not_joined": _("not joined yet"),
-        "joined": _("joined"), "code": _("Code"), "burnt": _("burnt: make a new code"),
+        "joined": _("joined"), "burnt": _("burnt: make a new code"),
         "new_code": _("New code for seat {n}"), "remove": _("Give seat {n} to a computer"),
         "kind_person": _("person"), "kind_easy": _("computer (easy)"), "kind_hard": _("computer (hard)"),
         "seat": _("Seat {n}"), "start": _("Start the game"), "saved": _("Saved."),

@@ -83,10 +83,12 @@ class PhoneRoutes:
     base_url: Any
     max_streams_per_client: int
     _phone_streams: dict[str, set[PhoneStream]]
+    _viewer_cache: dict[tuple[str, int, str, int], tuple[int, bytes]]  # (table, seq, lang, after)
 
     # -- wiring -----------------------------------------------------------------------------------
     def add_phone_routes(self, app: web.Application) -> None:
         self._phone_streams = {}
+        self._viewer_cache = {}
         self._phones_served = True
         r = app.router
         r.add_get("/v/{token}/phones", self.phones_host_list)
@@ -295,19 +297,35 @@ class PhoneRoutes:
                 # The seat is looked up again for every message: a removed seat's phone gets the
                 # public view from then on, never its old hand.
                 seat = table.seat_for(stream.credential) if stream.credential else None
-                payload = self._payload(table, lang, seat=seat, host=stream.host, after=stream.after,
-                                        token=token)
-                if stream.credential and seat is None:
-                    payload["gone"] = True
-                    stream.credential = None
-                stream.after = payload["seq"]
-                data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-                await response.write(f"id: {payload['seq']}\nevent: view\ndata: {data}\n\n".encode())
+                if seat is None and not stream.host and not stream.credential:
+                    seq, message = self._viewer_message(table, lang, stream.after, token)
+                else:
+                    payload = self._payload(table, lang, seat=seat, host=stream.host, after=stream.after,
+                                            token=token)
+                    if stream.credential and seat is None:
+                        payload["gone"] = True
+                        stream.credential = None
+                    seq, message = payload["seq"], _message(payload)
+                stream.after = seq
+                await response.write(message)
         except ConnectionResetError:
             pass
         finally:
             group.discard(stream)
         return response
+
+    def _viewer_message(self, table: PhoneTable, lang: str, after: int, token: str) -> tuple[int, bytes]:
+        """The public message for viewers (TVs, the table's watchers): built once per change,
+        language and starting point, not once per viewer (50 TVs and phones cost one build)."""
+        key = (table.table_id, table.seq, lang, after)
+        cache = self._viewer_cache
+        hit = cache.get(key)
+        if hit is None:
+            payload = self._payload(table, lang, seat=None, host=False, after=after, token=token)
+            if len(cache) >= 256:
+                cache.clear()
+            hit = cache[key] = (payload["seq"], _message(payload))
+        return hit
 
     # -- changes --------------------------------------------------------------------------------------
     async def _phone_body(self, request: web.Request) -> dict[str, Any]:
@@ -403,6 +421,11 @@ class PhoneRoutes:
         else:
             raise _refusal("unknown action", 400, request)
         return web.json_response({"ok": True, "seq": table.seq})
+
+
+def _message(payload: dict[str, Any]) -> bytes:
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return f"id: {payload['seq']}\nevent: view\ndata: {data}\n\n".encode()
 
 
 def options_from(body: dict[str, Any]) -> PhoneOptions:
