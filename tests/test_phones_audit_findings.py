@@ -101,3 +101,23 @@ def test_the_hosts_refusals_are_german_on_a_german_device(phones: PhonesWeb) -> 
     assert status == 422
     error = json.loads(raw)["error"]
     assert "seats x" not in error and "deck" not in error, error
+
+
+@pytest.mark.xfail(strict=True, reason="audit: a refused play (not your turn) of a timed-out seat clears "
+                   "'away' without publishing it: phone and TV keep saying 'away', 'I am back' does nothing")
+def test_a_refused_play_changes_nothing_or_publishes_what_it_changed(store: GameStore) -> None:
+    from rules.count99.errors import Count99Error
+
+    clock = FakeClock()
+    _registry, table, _creds = joined_table(
+        store, PhoneOptions(seats=(PERSON, PERSON, "hard"), turn_seconds=5, computer_pause=0.0), clock)
+    table.start(seed=3)
+    assert table.game is not None
+    first = table.game.table.turn
+    assert first is not None and table.seats[first].person
+    clock.now += 6
+    assert table.tick()  # the time ran out: the computer played that seat
+    assert table.snapshot["seats"][first]["away"]
+    with pytest.raises((PhoneError, Count99Error)):
+        table.play(first, 0)  # the owner's late tap: no longer their turn
+    assert table.seats[first].away == table.snapshot["seats"][first]["away"]
