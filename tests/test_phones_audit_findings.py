@@ -121,3 +121,14 @@ def test_a_refused_play_changes_nothing_or_publishes_what_it_changed(store: Game
     with pytest.raises((PhoneError, Count99Error)):
         table.play(first, 0)  # the owner's late tap: no longer their turn
     assert table.seats[first].away == table.snapshot["seats"][first]["away"]
+
+
+@pytest.mark.xfail(strict=True, reason="audit: a phone opening an old or ended table's address (an old QR "
+                   "code, a lobby lost in a restart, a table dropped from memory) gets raw JSON, not a page")
+def test_an_unknown_tables_address_answers_with_a_page(phones: PhonesWeb) -> None:
+    from tests.web_support import http
+
+    status, headers, body = http("GET", phones.base + "/phones/deadbeef", None, {"Accept-Language": "de"})
+    assert status == 404
+    assert headers.get("Content-Type", "").startswith("text/html"), (headers.get("Content-Type"), body[:80])
+    assert b'lang="de"' in body
