@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import hmac
 import logging
-import random
 import secrets
 import threading
 import time
@@ -90,6 +89,7 @@ from app.games.count99.phone_setup import (
     new_code,
     shareable_setup,
 )
+from app.games.count99.seeds import new_seed
 from app.games.count99.texts import card_label, card_name, describe, direction_name, hand_text, tokens_text
 from app.store import GameStore
 from rules.count99.cards import choices_for
@@ -267,7 +267,7 @@ class PhoneTable:
                 names = ", ".join(str(i + 1) for i in self.missing())
                 raise PhoneError(f"seats {names} have not joined yet (or give them to a computer)")
             options = self.options
-            seed = random.randrange(1 << 30) if seed is None else seed
+            seed = new_seed() if seed is None else seed
             setup = Setup(options.variant, tuple(s.name for s in self.seats), tokens=options.tokens,
                           hand_size=options.hand_size)
             game = CardGame(setup, seed=seed, manual_draw=options.manual_draw)
