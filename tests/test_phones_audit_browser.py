@@ -65,8 +65,6 @@ def _seed_where_bea_starts_with_a_jack() -> int:
     raise AssertionError("no such seed")
 
 
-@pytest.mark.xfail(strict=True, reason="audit: a play names only a slot and the button stays live, so a "
-                   "double tap (or a repeated key) plays a second card when the turn comes back (a Jack)")
 def test_a_double_tap_on_a_card_plays_one_card(phones: PhonesWeb) -> None:
     import time
 

@@ -166,3 +166,36 @@ def test_no_other_seat_is_announced_as_you(store: GameStore) -> None:
     mine = [text for _seq, text in table.sentences(1, 0, Tr("en")) if text.startswith("You ")]
     others_as_you = [t for t in mine if t.startswith(("You plays", "You starts", "You loses", "You is"))]
     assert not others_as_you, about_seat_one
+
+
+def _seed_where_ann_starts_with_a_jack() -> int:
+    from rules.count99.cards import Variant
+    from rules.count99.deal import CardGame
+    from rules.count99.table import Setup
+
+    setup = Setup(Variant.QUENTIN_C, ("Ann", "Computer 1"), tokens=9, hand_size=5)
+    for seed in range(1000):
+        game = CardGame(setup, seed=seed)
+        game.advance()
+        if game.table.turn == 0 and "J" in game.hands[0]:
+            return seed
+    raise AssertionError("no such seed")
+
+
+def test_a_repeated_play_request_plays_one_card(phones: PhonesWeb) -> None:
+    """The HTTP half of a double tap: the same request twice (the Jack gives Ann the turn back)."""
+    table = phones.open_table(people=1, computers=1, hand_size=5, tokens=9, computer_pause=5.0)
+    ann, ann_csrf = phones.join(table, 0, "Ann")
+    table.start(seed=_seed_where_ann_starts_with_a_jack())
+    game = table.game
+    assert game is not None
+    seen = table.seq
+    jack = game.hands[0].index("J")
+    assert phones.act(table, ann, ann_csrf, op="play", slot=jack, seq=seen)[0] == 200
+    assert game.table.turn == 0  # the turn came straight back
+    status, data = phones.act(table, ann, ann_csrf, op="play", slot=jack, seq=seen)
+    assert status == 422, data
+    assert [p["card"] for p in table.snapshot["plays"]] == ["J"]
+    status, data = phones.act(table, ann, ann_csrf, op="play", slot=0, seq=None)
+    assert status == 400, data  # a play that names no view is refused: the page always names it
+    assert phones.act(table, ann, ann_csrf, op="play", slot=0, seq=table.seq)[0] == 200  # a fresh choice

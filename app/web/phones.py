@@ -412,8 +412,12 @@ class PhoneRoutes:
         if not hmac.compare_digest(sent, csrf_for(credential).encode()):
             raise _refusal("missing or wrong CSRF token: reload the page", 403, request)
         op = body.get("op")
-        if op == "play":
-            await self._run(request, lambda: table.play(seat, body.get("slot"), body.get("choice")))
+        if op == "play":  # "seq": the view it was chosen from, so a repeated request plays nothing
+            seen = body.get("seq")
+            if isinstance(seen, bool) or not isinstance(seen, int):
+                raise _refusal("a play names the view it was chosen from ('seq'): reload the page", 400,
+                               request)
+            await self._run(request, lambda: table.play(seat, body.get("slot"), body.get("choice"), seen))
         elif op == "draw":
             await self._run(request, lambda: table.draw(seat))
         elif op == "back":

@@ -132,6 +132,7 @@ class PhoneTable:
         self.game: CardGame | None = None
         self.game_id: int | None = None
         self.seq = 0  # bumped on every change; views and sentences carry it
+        self.moved_seq = 0  # the seq of the last change to the game itself (a play, a draw, the deal)
         self.log: deque[tuple[int, object]] = deque(maxlen=LOG_KEPT)
         self.computers: dict[int, ComputerPlayer] = {}
         self.turn_started = clock()
@@ -278,7 +279,7 @@ class PhoneTable:
             self._log(game.advance())
             self._save()
             self._turn_began()
-            self._changed()
+            self._changed(moved=True)
 
     # -- stored form --------------------------------------------------------------------------------
     def _stored_setup(self, setup: Setup, seed: int) -> dict[str, Any]:
@@ -328,7 +329,7 @@ class PhoneTable:
                 table._log(game.advance())
                 table._save()
             table._turn_began()
-            table._changed(notify=False)
+            table._changed(notify=False, moved=True)
         return table
 
     # -- actions --------------------------------------------------------------------------------------
@@ -350,8 +351,12 @@ class PhoneTable:
             raise PhoneError("a computer plays this seat now")
         return seat
 
-    def play(self, index: int, slot: object, choice: object = None) -> None:
-        """The person in seat ``index`` plays the card in ``slot`` (0-based), ``choice`` for an Ace/10."""
+    def play(self, index: int, slot: object, choice: object = None, seen: object = None) -> None:
+        """The person in seat ``index`` plays the card in ``slot`` (0-based), ``choice`` for an Ace/10.
+
+        ``seen`` is the ``seq`` of the view the play was chosen from (the web page always sends it):
+        a play chosen before the game last moved is refused, so a double tap or a held key that
+        repeats the request cannot play a second card when the turn comes straight back (a Jack)."""
         with self.lock:
             game = self._playing()
             seat = self._person(index)
@@ -359,6 +364,11 @@ class PhoneTable:
                 raise PhoneError("'slot' is the card's place in your hand")
             if choice is not None and (isinstance(choice, bool) or not isinstance(choice, int)):
                 raise PhoneError("'choice' is a whole number or left out")
+            if seen is not None:
+                if isinstance(seen, bool) or not isinstance(seen, int):
+                    raise PhoneError("'seq' is the number of the view you chose from")
+                if seen < self.moved_seq:
+                    raise PhoneError("the game moved on since you chose: look at your hand again")
             seat.away = False
             events: list[object] = list(game.play(index, slot, choice))
             self._after_play(index, events)
@@ -374,7 +384,7 @@ class PhoneTable:
                 events += game.advance()
                 self._save()
             self._log(events)
-            self._changed()
+            self._changed(moved=True)
 
     def back(self, index: int) -> None:
         """The owner of a timed-out seat acts again: the computer stops playing it."""
@@ -440,7 +450,7 @@ class PhoneTable:
             self._save()
         self._log(events)
         self._turn_began()
-        self._changed()
+        self._changed(moved=True)
 
     def _may_draw_first(self) -> bool:
         """Manual draw and the turn came straight back (a Jack or Skip with two players): the person
@@ -478,8 +488,10 @@ class PhoneTable:
         for event in events:
             self.log.append((self.seq + 1, event))
 
-    def _changed(self, notify: bool = True) -> None:
+    def _changed(self, notify: bool = True, moved: bool = False) -> None:
         self.seq += 1
+        if moved:
+            self.moved_seq = self.seq
         self._publish()
         if notify:
             try:

@@ -160,7 +160,16 @@
   async function act(body) {
     try { await post(base + "/api/act", body, boot.csrf); } catch (e) { say(e.message); }
   }
-  function play(slot, choice) { act({ op: "play", slot, choice }); }
+  // A play names the view it was chosen from (seq): the server refuses one chosen before the game
+  // moved, and the page sends nothing for a second tap (a double tap, a held key) on the same view.
+  let playedFrom = -1;
+  async function play(slot, choice) {
+    if (!current || current.seq <= playedFrom) return;
+    const seq = current.seq;
+    playedFrom = seq;
+    try { await post(base + "/api/act", { op: "play", slot, choice, seq }, boot.csrf); }
+    catch (e) { if (playedFrom === seq) playedFrom = -1; say(e.message); }  // refused: may try again
+  }
 
   function keys(event) {
     if (event.ctrlKey || event.altKey || event.metaKey) return;
