@@ -33,8 +33,6 @@ def phones(tmp_path: Path) -> Iterator[PhonesWeb]:
     web.close()
 
 
-@pytest.mark.xfail(strict=True, reason="audit: seq starts again at 1 after a restart, so a phone that "
-                   "reconnects with its old Last-Event-ID misses the sentences of plays made since")
 def test_a_phone_reconnecting_after_a_restart_hears_the_plays_made_since(store: GameStore) -> None:
     clock = FakeClock()
     _registry, table, _creds = joined_table(

@@ -248,7 +248,7 @@ class PhoneRoutes:
     # -- views --------------------------------------------------------------------------------------
     def _after(self, request: web.Request, table: PhoneTable) -> int:
         raw = request.headers.get("Last-Event-ID") or request.query.get("after") or ""
-        return int(raw) if raw.isascii() and raw.isdecimal() and len(raw) < 12 else table.seq
+        return int(raw) if raw.isascii() and raw.isdecimal() and len(raw) < 16 else table.seq
 
     async def phones_api_view(self, request: web.Request) -> web.Response:
         lang = choose_language(request)

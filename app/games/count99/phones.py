@@ -50,7 +50,8 @@ Every accepted action is committed before it is shown: ``load_session`` (app.gam
 rebuilds a stored phones game through the same rules, ``record_of`` gives its record, and
 ``table99 replay`` replays it to the same winner. What is *not* kept over a restart: the lobby
 (nothing is stored before ``start``), seat codes (the host makes new ones), who was away and the
-turn clock (it starts afresh).
+turn clock (it starts afresh). The event counter (``seq``) is kept going: each load starts past
+every number served before it, so a phone's old Last-Event-ID hears every sentence made since.
 """
 
 from __future__ import annotations
@@ -107,6 +108,7 @@ from rules.count99.table import (
 
 log = logging.getLogger(__name__)
 
+SEQ_PER_START = 1_000_000_000  # a loaded game's seq starts at (times loaded) x this: past any before
 LOG_KEPT = 400  # events kept for sentences (a phone that was away longer gets a fresh view)
 LAST_PLAYS = 8
 MAX_TABLES = 16  # tables kept in memory; beyond, the oldest finished (or never started) is dropped
@@ -138,6 +140,7 @@ class PhoneTable:
         self.turn_started = clock()
         self.next_computer_at = clock()
         self._stored = 0
+        self._loads = 0  # how many times this stored game was loaded (restarts): seq continues past them
         self._last_actor: int | None = None  # who played last (their turn may come straight back)
         self._name_computers()
         for seat in self.seats:
@@ -285,7 +288,7 @@ class PhoneTable:
     def _stored_setup(self, setup: Setup, seed: int) -> dict[str, Any]:
         return {**setup_to_dict(setup), "mode": MODE, "seed": seed, "manual_draw": self.options.manual_draw,
                 "table": self.table_id, "turn_seconds": self.options.turn_seconds,
-                "computer_pause": self.options.computer_pause,
+                "computer_pause": self.options.computer_pause, "loads": self._loads,
                 "seats": [{"kind": s.kind, "credential": s.credential, "was_person": s.was_person}
                           for s in self.seats]}
 
@@ -322,6 +325,15 @@ class PhoneTable:
             seat.was_person = bool(raw.get("was_person"))
         game = CardGame.replay(setup, int(stored.setup["seed"]), options.manual_draw, list(stored.actions))
         table.game, table.game_id, table._stored = game, game_id, len(stored.actions)
+        # The event counter goes on past every seq served before the restart (a phone reconnecting
+        # with its old Last-Event-ID then hears every sentence made since): each load starts a new
+        # block of SEQ_PER_START numbers, the count of loads kept in the stored setup.
+        loads = stored.setup.get("loads", 0)
+        known = isinstance(loads, int) and not isinstance(loads, bool) and loads >= 0
+        table._loads = (loads if known else 0) + 1
+        table.seq = table._loads * SEQ_PER_START
+        if not game.table.over:  # a finished game is only looked at: loading it writes nothing
+            table._persist_setup()
         table._make_computers()
         table.log.extend((0, event) for event in _public_events(setup, list(stored.actions)))
         with table.lock:
