@@ -381,15 +381,16 @@ class PhoneTable:
                     raise PhoneError("'seq' is the number of the view you chose from")
                 if seen < self.moved_seq:
                     raise PhoneError("the game moved on since you chose: look at your hand again")
-            seat.away = False
-            events: list[object] = list(game.play(index, slot, choice))
+            events: list[object] = list(game.play(index, slot, choice))  # refused: nothing changed
+            seat.away = False  # the owner played: the computer stops playing the seat (published below)
             self._after_play(index, events)
 
     def draw(self, index: int) -> None:
         with self.lock:
             game = self._playing()
-            self._person(index).away = False
-            events = list(game.draw(index))
+            seat = self._person(index)
+            events = list(game.draw(index))  # refused: nothing changed, "away" included
+            seat.away = False
             self._save()
             if game.table.turn == index and not game.can_draw(index):
                 self._last_actor = None
