@@ -21,8 +21,6 @@ def phones(tmp_path: Path) -> Iterator[PhonesWeb]:
     web.close()
 
 
-@pytest.mark.xfail(strict=True, reason="audit: every view message rebuilds the hand's buttons, so a keyboard "
-                   "or screen-reader user's focus on a card falls back to <body> whenever another seat plays")
 def test_focus_on_a_card_survives_another_seats_play(phones: PhonesWeb) -> None:
     table = phones.open_table(people=2, computers=0, hand_size=5, tokens=9)
     driver = make_driver(size=(390, 844))
@@ -82,5 +80,66 @@ def test_a_double_tap_on_a_card_plays_one_card(phones: PhonesWeb) -> None:
         wait_for(lambda: table.snapshot["plays"], what="the Jack played")
         time.sleep(1.0)  # a second request, if any, has arrived
         assert [p["card"] for p in table.snapshot["plays"]] == ["J"], table.snapshot["plays"]
+    finally:
+        quit_driver(driver)
+
+
+def _seed_where_bea_starts_with_a_choice() -> int:
+    """Bea (seat 0) is to play first and holds an Ace or a 10 (two buttons at count 0)."""
+    from rules.count99.cards import Variant, choices_for
+    from rules.count99.deal import CardGame
+    from rules.count99.table import Setup
+
+    setup = Setup(Variant.QUENTIN_C, ("Bea", "Computer 1"), tokens=9, hand_size=5)
+    for seed in range(1000):
+        game = CardGame(setup, seed=seed)
+        game.advance()
+        if game.table.turn == 0 and any(len(choices_for(setup.variant, c, 0)) == 2 for c in game.hands[0]):
+            return seed
+    raise AssertionError("no such seed")
+
+
+def test_enter_on_an_aces_choice_leaves_the_focus_in_the_hand(phones: PhonesWeb) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    table = phones.open_table(people=1, computers=1, hand_size=5, tokens=9, computer_pause=5.0)
+    driver = make_driver(size=(390, 844))
+    try:
+        join_in_browser(driver, f"{phones.base}/phones/{table.table_id}", table, 0, "Bea")
+        table.start(seed=_seed_where_bea_starts_with_a_choice())
+        wait_for(lambda: page_seq(driver) == table.seq, what="the page to catch up")
+        seq = table.seq
+        choice = driver.find_element("css selector", "#hand button[data-choice]")
+        driver.execute_script("arguments[0].focus();", choice)
+        choice.send_keys(Keys.ENTER)
+        wait_for(lambda: page_seq(driver) > seq, what="the play on Bea's page")
+        focused = driver.execute_script(
+            "const a = document.activeElement; return a.tagName + ' ' + a.className + ' ' + a.id;")
+        assert "card-btn" in focused, focused  # the card now in that place, not <body>
+    finally:
+        quit_driver(driver)
+
+
+def test_the_hosts_focus_stays_on_a_seats_control_when_the_seats_change(phones: PhonesWeb) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    table = phones.open_table(people=2, computers=1, hand_size=3, tokens=9)
+    driver = make_driver()
+    try:
+        code, _seconds = phones.web.access.new_code()
+        driver.get(f"{phones.base}/pair?code={code}")
+        driver.execute_script("document.querySelector('#pair-form button').click();")
+        wait_for(lambda: "/live" in driver.current_url, what="the host paired")
+        driver.get(f"{phones.base}/phones/{table.table_id}/host")
+        wait_for(lambda: page_seq(driver) >= 0, what="the host's page")
+        button = driver.find_element("xpath", "//button[normalize-space()='New code for seat 1']")
+        driver.execute_script("arguments[0].focus();", button)
+        seq = table.seq
+        button.send_keys(Keys.ENTER)  # a new code: the seat rows are drawn again
+        wait_for(lambda: page_seq(driver) > seq, what="the new code on the host's page")
+        phones.join(table, 1, "Ben")  # another seat changes too
+        wait_for(lambda: page_seq(driver) == table.seq, what="Ben's joining on the host's page")
+        focus = driver.execute_script("return document.activeElement.textContent;")
+        assert focus == "New code for seat 1", focus
     finally:
         quit_driver(driver)
