@@ -94,8 +94,6 @@ def test_a_person_named_like_a_computer_does_not_block_the_start(store: GameStor
     assert len(set(names)) == len(names)
 
 
-@pytest.mark.xfail(strict=True, reason="audit: the host's refusals (too many cards, turn time, seat after "
-                   "start) stay English on a German device")
 def test_the_hosts_refusals_are_german_on_a_german_device(phones: PhonesWeb) -> None:
     import json
 
@@ -198,3 +196,60 @@ def test_a_repeated_play_request_plays_one_card(phones: PhonesWeb) -> None:
     status, data = phones.act(table, ann, ann_csrf, op="play", slot=0, seq=None)
     assert status == 400, data  # a play that names no view is refused: the page always names it
     assert phones.act(table, ann, ann_csrf, op="play", slot=0, seq=table.seq)[0] == 200  # a fresh choice
+
+
+def _refusals(phones: PhonesWeb, lang: str) -> list[tuple[int, str, bytes]]:
+    """What a phone (and the host) are told for each kind of bad request, in ``lang``."""
+    import json
+
+    from tests.web_support import http, same_origin
+
+    host = {**same_origin(phones.port), "Cookie": phones.host_cookie, "X-CSRF-Token": phones.host_csrf,
+            "Accept-Language": lang}
+    answers: list[tuple[int, str, bytes]] = []
+
+    def post(path: str, body: object, headers: dict[str, str], raw: bytes | None = None) -> None:
+        data = json.dumps(body).encode() if raw is None else raw
+        status, got, answer = http("POST", phones.base + path, data, headers)
+        answers.append((status, got.get("Content-Type", ""), answer))
+
+    for body in ({"people": 4, "computers": 4, "hand_size": 13}, {"people": 9}, {"people": 1, "computers": 0},
+                 {"turn_seconds": 3}, {"tokens": 99}, {"computer_pause": 99}):
+        post("/api/phones", body, host)
+    post("/api/phones", None, host, raw=b"{bad")
+    post("/api/phones", None, host, raw=b"[1]")
+    post("/api/phones", None, host, raw=b"x" * 100_000)
+    table = phones.open_table(people=2, computers=1, hand_size=3, tokens=9, computer_pause=5.0)
+    path = f"/phones/{table.table_id}"
+    post(path + "/api/host", {"op": "seat", "index": 2, "kind": "x"}, host)
+    post(path + "/api/host", {"op": "new-code", "index": 2}, host)
+    ann, ann_csrf = phones.join(table, 0, "Ann")
+    phones.join(table, 1, "Ben")
+    table.start(seed=5)
+    post(path + "/api/host", {"op": "seat", "index": 2, "kind": "easy"}, host)
+    game = table.game
+    assert game is not None
+    if game.table.turn != 0:
+        table.play(1, *game.view(1).options()[0])
+    phone = {**host, "Cookie": ann, "X-CSRF-Token": ann_csrf}
+    for slot in (9, -1):
+        post(path + "/api/act", {"op": "play", "slot": slot, "seq": table.seq}, phone)
+    wrong = next(i for i, card in enumerate(game.hands[0]) if card not in ("A", "10"))
+    post(path + "/api/act", {"op": "play", "slot": wrong, "choice": 3, "seq": table.seq}, phone)
+    post(path + "/api/act", {"op": "play", "slot": 0, "seq": 0}, phone)
+    post(path + "/api/act", {"op": "play", "slot": 0}, phone)
+    return answers
+
+
+def test_every_refusal_a_german_phone_meets_is_german(phones: PhonesWeb) -> None:
+    english, german = _refusals(phones, "en"), _refusals(phones, "de-DE,de;q=0.9")
+    for (status, kind, said), (de_status, de_kind, de_said) in zip(english, german, strict=True):
+        assert (de_status, de_kind) == (status, kind) and kind.startswith("application/json"), (said, de_said)
+        assert status >= 400 and de_said != said, de_said.decode()
+
+
+def test_a_refused_aces_name_is_said_in_the_readers_language() -> None:
+    from app.games.count99.refusals import known_text
+
+    said = known_text("A cannot count +3 at 0 (allowed: +1 or +11)", Tr("de"))
+    assert said == "Ass kann bei 0 nicht +3 zählen (erlaubt: +1 oder +11)", said

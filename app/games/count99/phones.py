@@ -372,7 +372,7 @@ class PhoneTable:
         with self.lock:
             game = self._playing()
             seat = self._person(index)
-            if isinstance(slot, bool) or not isinstance(slot, int):
+            if isinstance(slot, bool) or not isinstance(slot, int) or slot < 0:  # -1 is no "slot 0"
                 raise PhoneError("'slot' is the card's place in your hand")
             if choice is not None and (isinstance(choice, bool) or not isinstance(choice, int)):
                 raise PhoneError("'choice' is a whole number or left out")
