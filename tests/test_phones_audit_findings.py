@@ -129,15 +129,18 @@ def test_a_refused_play_changes_nothing_or_publishes_what_it_changed(store: Game
     assert table.seats[first].away == table.snapshot["seats"][first]["away"]
 
 
-@pytest.mark.xfail(strict=True, reason="audit: a phone opening an old or ended table's address (an old QR "
-                   "code, a lobby lost in a restart, a table dropped from memory) gets raw JSON, not a page")
 def test_an_unknown_tables_address_answers_with_a_page(phones: PhonesWeb) -> None:
     from tests.web_support import http
 
-    status, headers, body = http("GET", phones.base + "/phones/deadbeef", None, {"Accept-Language": "de"})
-    assert status == 404
-    assert headers.get("Content-Type", "").startswith("text/html"), (headers.get("Content-Type"), body[:80])
-    assert b'lang="de"' in body
+    for path in ("/phones/deadbeef", "/phones/deadbeef?tv", "/phones/deadbeef/host"):
+        status, headers, body = http("GET", phones.base + path, None, {"Accept-Language": "de"})
+        assert status == 404
+        kind = headers.get("Content-Type", "")
+        assert kind.startswith("text/html"), (kind, body[:80])
+        assert b'lang="de"' in body and b"Handy-Tisch" in body
+        assert f'href="/v/{phones.web.access.token}/"'.encode() in body  # a way back
+    status, headers, _body = http("GET", phones.base + "/phones/deadbeef/api/view", None, {})
+    assert status == 404 and headers.get("Content-Type", "").startswith("application/json")  # the API: JSON
 
 
 @pytest.mark.xfail(strict=True, reason="audit: a player may call themselves 'You' ('Du'): the other phones "

@@ -158,6 +158,25 @@ class PhoneRoutes:
             raise _refusal("there is no such table of phones (it ended, or the address is old)", 404, request)
         return table
 
+    def _table_page(self, request: web.Request) -> PhoneTable | web.Response:
+        """The table of a page's address, or the page that says it is gone (an old QR code, a table
+        that ended or was dropped): HTML in the reader's language with ways back, never raw JSON."""
+        table = self.live.phones.get(request.match_info["table"])
+        if table is not None:
+            return table
+        lang = choose_language(request)
+        _ = Tr(lang)
+        token = request.match_info["token"]
+        body = (f'<h1>{_("This table of phones is not here")}</h1>'
+                f'<p>{_("It has ended, or the address is old. Ask the host for the new address.")}</p>'
+                f'<ul class="ways-back"><li><a class="big-link" href="/v/{token}/">{_("All games")}</a></li>'
+                f'<li><a class="big-link" href="/v/{token}/phones">'
+                f'{_("Ninety Nine with phones")}</a></li></ul>')
+        response = self._phone_page(request, lang, _("This table of phones is not here"), body,
+                                    {"page": "gone"})
+        response.set_status(404)
+        return response
+
     def _payload(self, table: PhoneTable, lang: str, *, seat: int | None, host: bool, after: int,
                  token: str) -> dict[str, Any]:
         """The view for one role: a seat's own (only ever built for that seat's credential), the
@@ -213,7 +232,9 @@ class PhoneRoutes:
     async def phones_host_page(self, request: web.Request) -> web.Response:
         lang = choose_language(request)
         _ = Tr(lang)
-        table = self._table(request)
+        table = self._table_page(request)
+        if isinstance(table, web.Response):
+            return table
         token = request.match_info["token"]
         host = self._host(request)
         if host is None:
@@ -228,7 +249,9 @@ class PhoneRoutes:
     async def phones_page(self, request: web.Request) -> web.Response:
         lang = choose_language(request)
         _ = Tr(lang)
-        table = self._table(request)
+        table = self._table_page(request)
+        if isinstance(table, web.Response):
+            return table
         token = request.match_info["token"]
         if "tv" in request.query:
             payload = self._payload(table, lang, seat=None, host=False, after=table.seq, token=token)
