@@ -143,8 +143,6 @@ def test_an_unknown_tables_address_answers_with_a_page(phones: PhonesWeb) -> Non
     assert status == 404 and headers.get("Content-Type", "").startswith("application/json")  # the API: JSON
 
 
-@pytest.mark.xfail(strict=True, reason="audit: a player may call themselves 'You' ('Du'): the other phones "
-                   "then read 'You plays Jack' about someone else, a letter away from their own 'You play'")
 def test_no_other_seat_is_announced_as_you(store: GameStore) -> None:
     from app.games.count99.phones import JoinRefused
 
@@ -256,3 +254,11 @@ def test_a_refused_aces_name_is_said_in_the_readers_language() -> None:
 
     said = known_text("A cannot count +3 at 0 (allowed: +1 or +11)", Tr("de"))
     assert said == "Ass kann bei 0 nicht +3 zählen (erlaubt: +1 oder +11)", said
+
+
+@pytest.mark.parametrize("name", ["You", "you", " YOU ", "Du", "du"])
+def test_a_player_cannot_take_the_name_the_sentences_call_the_listener(store: GameStore, name: str) -> None:
+    from app.games.count99.phones import JoinRefused
+
+    with pytest.raises(JoinRefused, match="choose another name"):
+        joined_table(store, PhoneOptions(seats=(PERSON, PERSON)), names=(name, "Ben"))

@@ -137,6 +137,11 @@ def new_code(rng: random.Random | secrets.SystemRandom) -> str:
     return "".join(str(rng.randrange(10)) for _ in range(CODE_DIGITS))
 
 
+# What the sentences call the listener ("You play", "Du spielst"): a player named so would be
+# announced to everyone else as "You plays Jack", a letter away from their own turn.
+YOU_WORDS = ("you", "du")
+
+
 def clean_name(name: object) -> str:
     if not isinstance(name, str):
         raise JoinRefused("a name is text")
@@ -147,4 +152,6 @@ def clean_name(name: object) -> str:
         raise JoinRefused(f"a name has at most {NAME_MAX} characters")
     if any(not ch.isprintable() for ch in cleaned):
         raise JoinRefused("a name has only printable characters")
+    if cleaned.casefold() in YOU_WORDS:
+        raise JoinRefused("the game calls each player 'you': choose another name")
     return cleaned
