@@ -162,10 +162,15 @@ class PhoneTable:
         return self.game is not None and self.game.table.over
 
     def _name_computers(self) -> None:
+        """Computers are "Computer 1", "Computer 2", ... skipping any name a person took (a person
+        may call themselves "Computer 2"; the next computer is then "Computer 3", not a clash)."""
+        taken = {s.name.casefold() for s in self.seats if (s.person or s.was_person) and s.name}
         number = 0
         for seat in self.seats:
             if not seat.person and not seat.was_person:
                 number += 1
+                while self.computer_name(number).casefold() in taken:
+                    number += 1
                 seat.name = self.computer_name(number)
 
     def set_seat(self, index: object, kind: str) -> None:
