@@ -184,3 +184,27 @@ def test_every_control_on_the_phones_pages_is_a_48px_target(phones: PhonesWeb) -
         quit_driver(host)
         quit_driver(phone)
     assert not any(small.values()), small
+
+
+def test_the_tv_announces_every_sentence_of_a_change(phones: PhonesWeb) -> None:
+    """The start says two sentences ("Round 1. Ann starts.", "3 cards each are dealt."): both reach
+    the TV's live region, not only the last."""
+    from app.games.views import Tr
+
+    table = phones.open_table(people=1, computers=1, hand_size=3, tokens=9, computer_pause=5.0)
+    phones.join(table, 0, "Ann")
+    driver = make_driver(size=(1280, 720))
+    try:
+        driver.get(f"{phones.base}/phones/{table.table_id}?tv")
+        wait_for(lambda: page_seq(driver) == table.seq, what="the TV's page")
+        seq = table.seq
+        table.start(seed=1)
+        wait_for(lambda: page_seq(driver) == table.seq, what="the start on the TV")
+        expected = [text for _seq, text in table.sentences(None, seq, Tr("en"))]
+        assert len(expected) >= 2
+        live = driver.execute_script(
+            "const r = document.querySelector('[aria-live]:not(#say):not(#connection)');"
+            "return [r.getAttribute('role'), r.textContent];")
+        assert all(text in live[1] for text in expected), (live, expected)
+    finally:
+        quit_driver(driver)

@@ -172,7 +172,9 @@ def seat_body(_: Tr) -> str:
 
 
 def tv_body(_: Tr) -> str:
-    """The TV: the count, the direction, whose turn, everyone's tokens and the last plays, large."""
+    """The TV: the count, the direction, whose turn, everyone's tokens and the last plays, large;
+    every event's sentence goes into a hidden log (a screen reader on the TV hears each one, also
+    when one change says several)."""
     return (f'<h1 class="sr-only">{_("Ninety Nine")}</h1>'
             '<div class="tv-grid">'
             f'<section class="tv-count" aria-labelledby="tvc-h"><h2 id="tvc-h">{_("Count")}</h2>'
@@ -184,7 +186,7 @@ def tv_body(_: Tr) -> str:
             f'<th scope="col">{_("Cards in hand")}</th><th scope="col">{_("Status")}</th></tr></thead>'
             '<tbody id="token-rows"></tbody></table>'
             f'<h2>{_("Last plays")}</h2><ol id="plays" class="plays"></ol></section></div>'
-            '<p id="said-last" class="sr-only" role="status" aria-live="polite"></p>')
+            '<ol id="said" class="sr-only" role="log" aria-live="polite" aria-relevant="additions"></ol>')
 
 
 def _qr_data_uri(text: str) -> str:

@@ -124,9 +124,9 @@
     }
   }
 
-  function addSaid(said) {  // one list item per event: a screen reader reads each new one once
+  function addSaid(said) {  // one list item per event (seat and TV): a screen reader reads each new one once
     const log = $("said");
-    if (!log) { if ($("said-last") && said.length) $("said-last").textContent = said[said.length - 1][1]; return; }
+    if (!log) return;
     for (const [, text] of said) log.append(el("li", {}, text));
     while (log.children.length > 400) log.firstElementChild.remove();
   }
