@@ -208,3 +208,46 @@ def test_the_tv_announces_every_sentence_of_a_change(phones: PhonesWeb) -> None:
         assert all(text in live[1] for text in expected), (live, expected)
     finally:
         quit_driver(driver)
+
+
+def _seed_where_bea_starts_with_13_plain_cards() -> int:
+    from rules.count99.cards import Variant, choices_for
+    from rules.count99.deal import CardGame
+    from rules.count99.table import Setup
+
+    setup = Setup(Variant.QUENTIN_C, ("Bea", "Computer 1"), tokens=9, hand_size=13)
+    for seed in range(1000):
+        game = CardGame(setup, seed=seed)
+        game.advance()
+        if game.table.turn == 0 and len(choices_for(setup.variant, game.hands[0][12], 0)) < 2:
+            return seed
+    raise AssertionError("no such seed")
+
+
+def test_shift_3_plays_the_13th_card_and_space_draws_nothing_in_an_automatic_game(phones: PhonesWeb) -> None:
+    import time
+
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    table = phones.open_table(people=1, computers=1, hand_size=13, tokens=9, computer_pause=5.0)
+    driver = make_driver(size=(390, 844))
+    try:
+        join_in_browser(driver, f"{phones.base}/phones/{table.table_id}", table, 0, "Bea")
+        table.start(seed=_seed_where_bea_starts_with_13_plain_cards())
+        wait_for(lambda: page_seq(driver) == table.seq, what="the page to catch up")
+        game = table.game
+        assert game is not None
+        thirteenth = game.hands[0][12]
+        driver.execute_script("document.activeElement.blur(); document.querySelector('.said-box').focus();")
+        time.sleep(0.5)  # the turn's prompt is in the status line
+        ActionChains(driver).send_keys(Keys.SPACE).perform()  # on the log: scrolls, sends nothing
+        time.sleep(0.5)
+        answer = driver.find_element("id", "say").text  # a draw sent would be refused: "automatically"
+        assert answer == "Your turn. Count 0.", answer
+        driver.execute_script("document.activeElement.blur();")
+        ActionChains(driver).key_down(Keys.SHIFT).send_keys("3").key_up(Keys.SHIFT).perform()
+        wait_for(lambda: table.snapshot["plays"], what="the 13th card played")
+        assert [p["card"] for p in table.snapshot["plays"]] == [thirteenth]
+    finally:
+        quit_driver(driver)

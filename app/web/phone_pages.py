@@ -14,7 +14,8 @@ from typing import Any
 from app.games.views import Tr
 
 TURN_TIMES = (None, 15, 30, 60, 120, 300)
-KEYS_HELP = "Keys: C the count, H your hand, T the tokens, D or Space draw, 1 to 9 play a card."
+KEYS_HELP = ("Keys: C the count, H your hand, T the tokens, D or Space draw, 1 to 9 and 0 play cards 1 to "
+             "10, Shift+1 to Shift+3 cards 11 to 13.")
 
 
 def ui_words(_: Tr) -> dict[str, str]:

@@ -176,7 +176,8 @@
       }
       return el("li", { class: "card" }, el("button", {
         type: "button", class: "card-btn", id: "slot-" + n, "data-slot": i, "data-card": card.card,
-        "data-focus": "slot-" + i, "aria-keyshortcuts": n <= 9 ? String(n) : null,
+        "data-focus": "slot-" + i,
+        "aria-keyshortcuts": n <= 9 ? String(n) : (n === 10 ? "0" : (n <= 13 ? "Shift+" + (n - 10) : null)),
         onclick: () => play(i, null) }, fill(ui.play_slot, { n, card: card.name })));
     });
     hand.replaceChildren(...(items.length ? items : [el("li", {}, ui.empty)]));
@@ -213,11 +214,17 @@
     if (key === "c") say(current.count_text);
     else if (key === "h") say(current.hand_text);
     else if (key === "t") say(current.tokens_text);
-    else if (key === "d" || (key === " " && !(target && (target.tagName === "BUTTON" || target.tagName === "INPUT")))) {
-      act({ op: "draw" });  // Space on a button or the sound switch presses that, as everywhere
+    else if (key === "d") act({ op: "draw" });
+    else if (key === " ") {
+      // Space draws only from the page itself in a manual-draw game: on a button or the sound switch
+      // it presses that, on the "What happened" log it scrolls, as everywhere.
+      if (!current.manual_draw || (target && target !== document.body)) return;
+      act({ op: "draw" });
     }
-    else if (/^[0-9]$/.test(key)) {
-      const n = key === "0" ? 10 : parseInt(key, 10);
+    else if (/^[0-9]$/.test(key) || (event.shiftKey && /^Digit[1-3]$/.test(event.code))) {
+      // 1-9 and 0 (10) as the seed says; Shift+1, 2, 3 reach cards 11 to 13 (hands up to 13 cards)
+      const n = event.shiftKey && /^Digit[1-3]$/.test(event.code) ? 10 + parseInt(event.code.slice(5), 10)
+        : (key === "0" ? 10 : parseInt(key, 10));
       const card = (current.hand || [])[n - 1];
       if (!card) { say(fill(ui.no_card, { n })); event.preventDefault(); return; }
       if (card.choices && card.choices.length === 2) {  // the Ace's or the 10's two buttons
