@@ -260,3 +260,37 @@ def test_a_player_cannot_take_the_name_the_sentences_call_the_listener(store: Ga
 
     with pytest.raises(JoinRefused, match="choose another name"):
         joined_table(store, PhoneOptions(seats=(PERSON, PERSON)), names=(name, "Ben"))
+
+
+def test_german_pages_name_tokens_and_the_count_as_the_sentences_do(phones: PhonesWeb) -> None:
+    """One word each, as the terminal game's sentences say them: "Chips" (not "Marken"), "Stand" for
+    the count (not "Summe"), and the status column "Zustand" (not a second "Stand")."""
+    table = phones.open_table(people=1, computers=1)
+    pages = [phones.get("/phones", phones.host_cookie, **{"Accept-Language": "de"})[1],
+             phones.get(f"/phones/{table.table_id}?tv", "", **{"Accept-Language": "de"})[1],
+             phones.get(f"/phones/{table.table_id}/host", phones.host_cookie, **{"Accept-Language": "de"})[1]]
+    text = "\n".join(pages)
+    assert "Chips je Spieler" in text and ">Stand<" in text and ">Zustand<" in text
+    assert "Marken" not in text and "Summe" not in text
+
+
+def test_the_open_tables_are_the_unfinished_ones_and_a_running_game_cannot_be_dropped(
+        phones: PhonesWeb) -> None:
+    from tests.phones_support import play_out
+
+    done = phones.open_table(people=2, computers=0, hand_size=1, tokens=1)  # no computer: the server's
+    phones.join(done, 0, "Ann")  # clock has nothing to race play_out for
+    phones.join(done, 1, "Ben")
+    done.start(seed=1)
+    play_out(done, random.Random(1))
+    assert done.over
+    running = phones.open_table(people=1, computers=1, computer_pause=5.0)
+    phones.join(running, 0, "Ann")
+    running.start(seed=2)
+    listing = phones.get("/phones", phones.host_cookie)[1]
+    assert running.table_id in listing and done.table_id not in listing
+    status, data = phones.host(running, op="forget")
+    assert status == 422 and "running" in data["error"], data
+    assert phones.web.live.phones.get(running.table_id) is running  # the table's screen still finds it
+    assert phones.host(done, op="forget")[0] == 200
+    assert phones.web.live.phones.get(done.table_id) is None

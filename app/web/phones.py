@@ -224,7 +224,7 @@ class PhoneRoutes:
         _ = Tr(lang)
         token = request.match_info["token"]
         host = self._host(request)
-        tables = [(t.table_id, t.snapshot) for t in self.live.phones.tables()] if host else []
+        tables = [(t.table_id, t.snapshot) for t in self.live.phones.tables() if not t.over] if host else []
         body = host_list_body(_, token, host is not None, tables)
         return self._phone_page(request, lang, _("Ninety Nine with phones"), body,
                                 {"page": "host-list", "csrf": host.csrf if host else None})
@@ -407,7 +407,9 @@ class PhoneRoutes:
             except PhoneError as exc:
                 raise _refusal(str(exc), 422, request) from exc
             await self._run(request, lambda: table.set_turn_seconds(seconds))
-        elif op == "forget":
+        elif op == "forget":  # a lobby or a finished game; a running game stays (it is in the store,
+            if table.started and not table.over:  # and the table's screen reopens it from memory)
+                raise _refusal("the game is running: the table stays open until it ends", 422, request)
             self.live.phones.forget(table.table_id)
         else:
             raise _refusal("unknown host action", 400, request)
