@@ -251,3 +251,27 @@ def test_shift_3_plays_the_13th_card_and_space_draws_nothing_in_an_automatic_gam
         assert [p["card"] for p in table.snapshot["plays"]] == [thirteenth]
     finally:
         quit_driver(driver)
+
+
+def test_the_host_sees_wrong_codes_typed_at_the_table(phones: PhonesWeb) -> None:
+    from app.games.count99.phones import JoinRefused
+
+    table = phones.open_table(people=2, computers=0)
+    driver = make_driver()
+    try:
+        code, _seconds = phones.web.access.new_code()
+        driver.get(f"{phones.base}/pair?code={code}")
+        driver.execute_script("document.querySelector('#pair-form button').click();")
+        wait_for(lambda: "/live" in driver.current_url, what="the host paired")
+        driver.get(f"{phones.base}/phones/{table.table_id}/host")
+        wait_for(lambda: page_seq(driver) >= 0, what="the host's page")
+        assert not driver.find_element("id", "wrong-codes").is_displayed()
+        for _ in range(3):
+            right = table.seats[0].code
+            with pytest.raises(JoinRefused):
+                table.join(0, "0000" if right != "0000" else "1111", "Guess")
+        wait_for(lambda: page_seq(driver) == table.seq, what="the wrong codes on the host's page")
+        shown = driver.find_element("id", "wrong-codes")
+        assert shown.is_displayed() and shown.text == "Wrong codes typed at this table: 3.", shown.text
+    finally:
+        quit_driver(driver)

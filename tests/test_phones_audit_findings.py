@@ -294,3 +294,33 @@ def test_the_open_tables_are_the_unfinished_ones_and_a_running_game_cannot_be_dr
     assert phones.web.live.phones.get(running.table_id) is running  # the table's screen still finds it
     assert phones.host(done, op="forget")[0] == 200
     assert phones.web.live.phones.get(done.table_id) is None
+
+
+def test_wrong_codes_across_the_table_stop_joins_until_the_host_makes_a_new_code(store: GameStore) -> None:
+    """Burning and renewing codes seat after seat cannot go on guessing: after TABLE_CODE_TRIES wrong
+    codes at one table even the right code is refused until the host makes a new code, and the
+    host's view says so."""
+    from app.games.count99.phones import CODE_TRIES, TABLE_CODE_TRIES, JoinRefused, PhoneTables
+
+    registry = PhoneTables(store, clock=FakeClock())
+    table = registry.create(PhoneOptions(seats=(PERSON,) * 8))
+    wrong = 0
+    for seat in range(8):
+        for _ in range(CODE_TRIES):
+            if wrong == TABLE_CODE_TRIES:
+                break
+            code = table.seats[seat].code
+            assert code is not None
+            with pytest.raises(JoinRefused):
+                table.join(seat, "0000" if code != "0000" else "1111", "Guess")
+            wrong += 1
+    assert table.host_view(Tr("en"))["wrong_codes"] == TABLE_CODE_TRIES
+    assert table.host_view(Tr("en"))["joins_locked"] is True
+    right = table.seats[7].code
+    assert right is not None
+    with pytest.raises(JoinRefused, match="at this table"):
+        table.join(7, right, "Hal")  # the right code, but guessing has to stop
+    fresh = table.new_code(0)  # the host acts
+    assert table.host_view(Tr("en"))["joins_locked"] is False
+    table.join(7, right, "Hal")
+    table.join(0, fresh, "Ann")

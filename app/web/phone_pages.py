@@ -39,6 +39,8 @@ def ui_words(_: Tr) -> dict[str, str]:
         "sounds_off": _("Sounds off"), "kind": _("Who plays"), "name": _("Name"), "status": _("Status"),
         "actions": _("Actions"), "winner": _("{name} wins the game!"), "none": _("none"),
         "turn_time_none": _("no limit"), "seconds": _("{n} seconds"),
+        "wrong_codes": _("Wrong codes typed at this table: {n}."),
+        "joins_locked": _("Too many wrong codes: nobody can join until you make a new code."),
     }
 
 
@@ -100,7 +102,7 @@ def host_body(_: Tr, token: str, table_id: str, join_url: str) -> str:
             f'{picture}<p class="join-url"><a href="{html.escape(join_url)}">{html.escape(join_url)}</a></p>'
             f'<p><a href="/v/{token}/phones/{table_id}?tv">{_("The TV page")}</a></p></section>'
             f'<section aria-labelledby="seats-h"><h2 id="seats-h" tabindex="-1">{_("Seats")}</h2>'
-            '<p id="missing" class="banner"></p>'
+            '<p id="missing" class="banner"></p><p id="wrong-codes" class="banner" hidden></p>'
             f'<table class="seats"><caption class="sr-only">{_("Seats")}</caption><thead><tr>'
             f'<th scope="col">{_("Seat")}</th><th scope="col">{_("Name")}</th>'
             f'<th scope="col">{_("Who plays")}</th>'

@@ -28,6 +28,10 @@ SEAT_KINDS = (PERSON, *COMPUTER_LEVELS)
 STAND_IN = "hard"  # plays a timed-out or removed person's seat
 CODE_DIGITS = 4  # short enough to read out and type on a phone's number pad
 CODE_TRIES = 5  # wrong codes for one seat before that code is burnt
+# Wrong codes at one table (all seats together) before it takes no joins until the host makes a new
+# code: burning and renewing codes seat after seat cannot go on guessing (at most 20 guesses of
+# 10,000 codes, 0.2 %, per host action), and the host sees it on the host's page.
+TABLE_CODE_TRIES = 20
 NAME_MAX = 20
 TURN_SECONDS_RANGE = (5, 600)
 PAUSE_RANGE = (0.0, 5.0)

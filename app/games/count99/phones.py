@@ -78,6 +78,7 @@ from app.games.count99.phone_setup import (
     PRIVATE_SETUP,
     SEAT_KINDS,
     STAND_IN,
+    TABLE_CODE_TRIES,
     TURN_SECONDS_RANGE,
     JoinRefused,
     PhoneError,
@@ -135,6 +136,7 @@ class PhoneTable:
         self.game_id: int | None = None
         self.seq = 0  # bumped on every change; views and sentences carry it
         self.moved_seq = 0  # the seq of the last change to the game itself (a play, a draw, the deal)
+        self.wrong_codes = 0  # wrong join codes at this table since the host last made a new code
         self.log: deque[tuple[int, object]] = deque(maxlen=LOG_KEPT)
         self.computers: dict[int, ComputerPlayer] = {}
         self.turn_started = clock()
@@ -215,6 +217,7 @@ class PhoneTable:
             if not seat.person:
                 raise PhoneError("only a person's seat has a code")
             seat.code, seat.burnt, seat.wrong = new_code(self._codes), False, 0
+            self.wrong_codes = 0  # the host acted: the table takes joins again
             self._changed()
             return seat.code
 
@@ -228,14 +231,18 @@ class PhoneTable:
                 raise JoinRefused("a computer plays this seat")
             if seat.burnt or seat.code is None:
                 raise JoinRefused("this seat's code is used up: ask the host for a new one")
+            if self.wrong_codes >= TABLE_CODE_TRIES:  # even the right code: guessing has to stop
+                raise JoinRefused("too many wrong codes at this table: ask the host for a new code")
             typed = code.strip().encode() if isinstance(code, str) else b""
             if not hmac.compare_digest(typed, seat.code.encode()):
                 seat.wrong += 1
+                self.wrong_codes += 1
                 if seat.wrong >= CODE_TRIES:
                     seat.code, seat.burnt = None, True
-                    self._changed()
+                    self._changed()  # the host's page shows the burnt code and the count
                     raise JoinRefused(
                         "too many wrong codes: this seat's code is burnt; ask the host for a new one")
+                self._changed()
                 raise JoinRefused(f"wrong code ({CODE_TRIES - seat.wrong} tries left for this seat)")
             if self.started:
                 cleaned = seat.name  # the record names the seat: a rejoin keeps its name
@@ -592,6 +599,8 @@ class PhoneTable:
         view["seats"] = [{**s, "code": seat.code, "burnt": seat.burnt}
                          for s, seat in zip(view["seats"], list(self.seats), strict=True)]
         view["missing"] = self.missing()
+        view["wrong_codes"] = self.wrong_codes
+        view["joins_locked"] = self.wrong_codes >= TABLE_CODE_TRIES
         return view
 
     def sentences(self, index: int | None, after_seq: int, _: Any) -> list[tuple[int, str]]:
@@ -726,7 +735,7 @@ class PhoneTables:
 
 __all__ = [  # the setup's names are re-exported: front ends import everything from here
     "CODE_DIGITS", "CODE_TRIES", "COMPUTER_LEVELS", "KIND", "MAX_TABLES", "MODE", "NAME_MAX", "PAUSE_RANGE",
-    "PERSON", "PRIVATE_SETUP", "SEAT_KINDS", "STAND_IN", "TURN_SECONDS_RANGE", "JoinRefused", "PhoneError",
-    "PhoneOptions", "PhoneTable", "PhoneTables", "Seat", "check_turn_seconds", "clean_name", "csrf_for",
-    "digest", "new_code", "shareable_setup",
+    "PERSON", "PRIVATE_SETUP", "SEAT_KINDS", "STAND_IN", "TABLE_CODE_TRIES", "TURN_SECONDS_RANGE",
+    "JoinRefused", "PhoneError", "PhoneOptions", "PhoneTable", "PhoneTables", "Seat", "check_turn_seconds",
+    "clean_name", "csrf_for", "digest", "new_code", "shareable_setup",
 ]

@@ -254,6 +254,10 @@
     $("missing").textContent = view.started ? "" :
       (missing.length ? fill(ui.missing, { list: missing.map((i) => i + 1).join(", ") }) : "");
     $("missing").hidden = !$("missing").textContent;
+    const wrong = $("wrong-codes");  // someone guessing codes: the host sees it (and must act when locked)
+    wrong.textContent = view.joins_locked ? ui.joins_locked :
+      (view.wrong_codes ? fill(ui.wrong_codes, { n: view.wrong_codes }) : "");
+    wrong.hidden = !wrong.textContent;
     $("start").hidden = view.started;
     const select = $("turn_seconds");
     if (select && document.activeElement !== select) select.value = view.turn_seconds ? String(view.turn_seconds) : "";
