@@ -1,4 +1,6 @@
-"""Audit findings in Chromium (issue 33), as strict xfails: see tests/test_phones_audit_findings.py."""
+"""Audit findings in Chromium (issue 33), each a test that guards its fix: focus kept through
+redraws, one card per double tap, 48 px targets, every sentence on the TV, Shift+1-3 and Space, the
+host's count of wrong codes. The others are in tests/test_phones_audit_findings.py."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Defects found by the outside audit of Ninety Nine with phones (issue 33), as strict xfails.
-
-Each test states what the feature should do and fails on the code as audited; once the defect is
-fixed the test passes, ``strict=True`` turns that into a required pass (remove the mark then).
+"""Defects found by the outside audit of Ninety Nine with phones (issue 33), each now a test that
+guards its fix: the shuffle seed, a repeated play, the event counter across a restart, German
+refusals, an old table's address, names ("You", "Computer 2"), "away" after a refused play, German
+words, the open tables, and the table-wide cap on wrong join codes. The browser's findings (focus,
+double tap, touch targets, the TV's announcements, keys) are in tests/test_phones_audit_browser.py.
 """
 
 from __future__ import annotations
