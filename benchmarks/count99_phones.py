@@ -164,7 +164,7 @@ def main(actions: int = 200, viewers: int = 50) -> None:
         choices = game.view(turn).options()
         slot, choice = choices[0]
         t0 = time.monotonic()
-        body = {"op": "play", "slot": slot, "choice": choice}
+        body = {"op": "play", "slot": slot, "choice": choice, "seq": table.seq}
         answer = post(f"http://127.0.0.1:{port}{base}/api/act", body,
                       f"{seat_cookie(table.table_id)}={credentials[turn]}", csrf_for(credentials[turn]), port)
         sent[int(answer["seq"])] = t0

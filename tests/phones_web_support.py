@@ -80,6 +80,8 @@ class PhonesWeb:
         return set_cookie.split(";", 1)[0], data["csrf"]
 
     def act(self, table: PhoneTable, cookie: str, csrf: str, **body: Any) -> tuple[int, dict[str, Any]]:
+        if body.get("op") == "play":  # as the page does: the play names the view it was chosen from
+            body.setdefault("seq", table.seq)
         status, data, _h = self.post(f"/phones/{table.table_id}/api/act", body, cookie, csrf)
         return status, data
 

@@ -295,6 +295,12 @@ def test_a_table_loaded_after_a_restart_shows_its_last_plays_and_says_nothing_tw
     again = PhoneTable.load(store, table.game_id)
     assert again.public_view(EN)["plays"] == table.public_view(EN)["plays"]
     assert again.sentences(0, 0, EN) == []  # the history is shown, not said again
+    before = store.load(table.game_id)
+    assert PhoneTable.load(store, table.game_id).game is not None
+    after = store.load(table.game_id)  # loading keeps the game: only the count of loads is written
+    assert (after.actions, after.status) == (before.actions, before.status)
+    assert after.setup["loads"] == before.setup["loads"] + 1
+    play_out(table, rng)
     finished_before = store.load(table.game_id).updated
     assert PhoneTable.load(store, table.game_id).game is not None
-    assert store.load(table.game_id).updated == finished_before  # loading writes nothing
+    assert store.load(table.game_id).updated == finished_before  # loading a finished game writes nothing

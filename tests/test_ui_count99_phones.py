@@ -427,3 +427,26 @@ def test_the_lobbys_qr_code_leads_a_phone_to_the_real_join_page(ui: Any, tmp_pat
         assert answer.status == 200 and 'id="join-form"' in page
     finally:
         server.stop()
+
+
+def test_the_lobby_says_when_wrong_codes_stopped_joins(ui: Any, tmp_path: Path) -> None:
+    from app.games.count99.phones import CODE_TRIES, TABLE_CODE_TRIES, JoinRefused, PhoneOptions
+
+    ctx, game_ui, live, _clock = build(ui, tmp_path)
+    table = live.phones.create(PhoneOptions(seats=(PERSON,) * 8))  # enough seats to reach the cap
+    ctx.go("count99-phones-lobby")
+    lobby = ctx.manager.current_screen
+    lobby.open(table)
+
+    def guess() -> None:
+        for n in range(TABLE_CODE_TRIES):
+            seat = n // CODE_TRIES
+            right = table.seats[seat].code
+            with pytest.raises(JoinRefused):
+                table.join(seat, "0000" if right != "0000" else "1111", "Guess")
+
+    in_web_thread(guess)
+    frames_until(lambda: lobby.reason.text.startswith("Too many wrong codes"))
+    tap(find_seat_button(lobby, 0, "New code"))
+    wait_actions(game_ui)
+    frames_until(lambda: lobby.reason.text.startswith("Start when everyone has joined"))

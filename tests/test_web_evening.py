@@ -253,5 +253,5 @@ def test_a_refused_tap_of_the_count_keeper_is_told_in_german(table: Drained) -> 
         raw = http("POST", f"{table.base}/api/game/{kept.game_id}/play",
                    json.dumps({**body, "seen": seen(table, kept.game_id)}).encode(), headers)[2]
         answers.append(json.loads(raw)["error"])
-    assert answers[0].startswith("A braucht eine Wahl: ") and " oder " in answers[0], answers
-    assert answers[1] == "A kann bei 0 nicht +5 zählen (erlaubt: +1 oder +11)", answers
+    assert answers[0].startswith("Ass braucht eine Wahl: ") and " oder " in answers[0], answers
+    assert answers[1] == "Ass kann bei 0 nicht +5 zählen (erlaubt: +1 oder +11)", answers

@@ -18,7 +18,8 @@ from typing import Any
 
 from aiohttp import web
 
-from app.pages import SECURITY_HEADERS
+from app.games.views import Tr
+from app.pages import SECURITY_HEADERS, choose_language
 from app.web.pairing import Access
 
 MAX_BODY = 16 * 1024
@@ -92,7 +93,7 @@ class Guards:
         if not request.body_exists:
             return None
         if request.content_length is not None and request.content_length > MAX_BODY:
-            raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
+            raise _too_large(request)
         try:
             await asyncio.wait_for(request.read(), BODY_DEADLINE)
         except TimeoutError:
@@ -124,17 +125,33 @@ class Guards:
 
     async def _json_body(self, request: web.Request) -> dict[str, Any]:
         if request.content_length is not None and request.content_length > MAX_BODY:
-            raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
-        raw = await request.read()
+            raise _too_large(request)
+        try:
+            raw = await request.read()
+        except web.HTTPRequestEntityTooLarge:  # no Content-Length: aiohttp counted it
+            raise _too_large(request) from None
+        _ = Tr(choose_language(request))  # the asker's language: a phone set to German reads German
         try:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-            raise web.HTTPBadRequest(text=json.dumps({"error": f"the body is not JSON: {str(exc)[:80]}"}),
+            line, column = getattr(exc, "lineno", 1), getattr(exc, "colno", 1)
+            words = _("the request's body is not JSON (line {line}, column {column})",
+                      line=line, column=column)
+            raise web.HTTPBadRequest(text=json.dumps({"error": words}, ensure_ascii=False),
                                      content_type="application/json") from exc
         if not isinstance(data, dict):
-            raise web.HTTPBadRequest(text=json.dumps({"error": "the body must be a JSON object"}),
+            words = _("the request's body must be a JSON object")
+            raise web.HTTPBadRequest(text=json.dumps({"error": words}, ensure_ascii=False),
                                      content_type="application/json")
         return data
+
+
+def _too_large(request: web.Request) -> web.HTTPException:
+    """413 as JSON in the asker's language (aiohttp's own answer is an English plain-text line)."""
+    words = Tr(choose_language(request))("the request's body is over {n} bytes", n=MAX_BODY)
+    return web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length or 0,
+                                         text=json.dumps({"error": words}, ensure_ascii=False),
+                                         content_type="application/json")
 
 
 def _busy(text: str) -> web.Response:

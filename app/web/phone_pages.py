@@ -14,7 +14,8 @@ from typing import Any
 from app.games.views import Tr
 
 TURN_TIMES = (None, 15, 30, 60, 120, 300)
-KEYS_HELP = "Keys: C the count, H your hand, T the tokens, D or Space draw, 1 to 9 play a card."
+KEYS_HELP = ("Keys: C the count, H your hand, T the tokens, D or Space draw, 1 to 9 and 0 play cards 1 to "
+             "10, Shift+1 to Shift+3 cards 11 to 13.")
 
 
 def ui_words(_: Tr) -> dict[str, str]:
@@ -38,6 +39,8 @@ def ui_words(_: Tr) -> dict[str, str]:
         "sounds_off": _("Sounds off"), "kind": _("Who plays"), "name": _("Name"), "status": _("Status"),
         "actions": _("Actions"), "winner": _("{name} wins the game!"), "none": _("none"),
         "turn_time_none": _("no limit"), "seconds": _("{n} seconds"),
+        "wrong_codes": _("Wrong codes typed at this table: {n}."),
+        "joins_locked": _("Too many wrong codes: nobody can join until you make a new code."),
     }
 
 
@@ -98,8 +101,8 @@ def host_body(_: Tr, token: str, table_id: str, join_url: str) -> str:
             f'<p>{_("Scan the code or open the address, choose your seat, type its code and your name.")}</p>'
             f'{picture}<p class="join-url"><a href="{html.escape(join_url)}">{html.escape(join_url)}</a></p>'
             f'<p><a href="/v/{token}/phones/{table_id}?tv">{_("The TV page")}</a></p></section>'
-            f'<section aria-labelledby="seats-h"><h2 id="seats-h">{_("Seats")}</h2>'
-            '<p id="missing" class="banner"></p>'
+            f'<section aria-labelledby="seats-h"><h2 id="seats-h" tabindex="-1">{_("Seats")}</h2>'
+            '<p id="missing" class="banner"></p><p id="wrong-codes" class="banner" hidden></p>'
             f'<table class="seats"><caption class="sr-only">{_("Seats")}</caption><thead><tr>'
             f'<th scope="col">{_("Seat")}</th><th scope="col">{_("Name")}</th>'
             f'<th scope="col">{_("Who plays")}</th>'
@@ -154,7 +157,7 @@ def seat_body(_: Tr) -> str:
     return (f'<h1>{_("Ninety Nine")}</h1>'
             '<p id="connection" class="connection" role="status"></p>'
             '<p id="you" class="you"></p>'
-            f'<section aria-labelledby="hand-h"><h2 id="hand-h">{_("Your hand")}</h2>'
+            f'<section aria-labelledby="hand-h"><h2 id="hand-h" tabindex="-1">{_("Your hand")}</h2>'
             '<ul id="hand" class="hand"></ul>'
             '<p class="hand-actions"><button id="draw" type="button" aria-keyshortcuts="D">'
             f'{_("Draw a card")}</button> '
@@ -172,7 +175,9 @@ def seat_body(_: Tr) -> str:
 
 
 def tv_body(_: Tr) -> str:
-    """The TV: the count, the direction, whose turn, everyone's tokens and the last plays, large."""
+    """The TV: the count, the direction, whose turn, everyone's tokens and the last plays, large;
+    every event's sentence goes into a hidden log (a screen reader on the TV hears each one, also
+    when one change says several)."""
     return (f'<h1 class="sr-only">{_("Ninety Nine")}</h1>'
             '<div class="tv-grid">'
             f'<section class="tv-count" aria-labelledby="tvc-h"><h2 id="tvc-h">{_("Count")}</h2>'
@@ -184,7 +189,7 @@ def tv_body(_: Tr) -> str:
             f'<th scope="col">{_("Cards in hand")}</th><th scope="col">{_("Status")}</th></tr></thead>'
             '<tbody id="token-rows"></tbody></table>'
             f'<h2>{_("Last plays")}</h2><ol id="plays" class="plays"></ol></section></div>'
-            '<p id="said-last" class="sr-only" role="status" aria-live="polite"></p>')
+            '<ol id="said" class="sr-only" role="log" aria-live="polite" aria-relevant="additions"></ol>')
 
 
 def _qr_data_uri(text: str) -> str:

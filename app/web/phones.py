@@ -158,6 +158,25 @@ class PhoneRoutes:
             raise _refusal("there is no such table of phones (it ended, or the address is old)", 404, request)
         return table
 
+    def _table_page(self, request: web.Request) -> PhoneTable | web.Response:
+        """The table of a page's address, or the page that says it is gone (an old QR code, a table
+        that ended or was dropped): HTML in the reader's language with ways back, never raw JSON."""
+        table = self.live.phones.get(request.match_info["table"])
+        if table is not None:
+            return table
+        lang = choose_language(request)
+        _ = Tr(lang)
+        token = request.match_info["token"]
+        body = (f'<h1>{_("This table of phones is not here")}</h1>'
+                f'<p>{_("It has ended, or the address is old. Ask the host for the new address.")}</p>'
+                f'<ul class="ways-back"><li><a class="big-link" href="/v/{token}/">{_("All games")}</a></li>'
+                f'<li><a class="big-link" href="/v/{token}/phones">'
+                f'{_("Ninety Nine with phones")}</a></li></ul>')
+        response = self._phone_page(request, lang, _("This table of phones is not here"), body,
+                                    {"page": "gone"})
+        response.set_status(404)
+        return response
+
     def _payload(self, table: PhoneTable, lang: str, *, seat: int | None, host: bool, after: int,
                  token: str) -> dict[str, Any]:
         """The view for one role: a seat's own (only ever built for that seat's credential), the
@@ -205,7 +224,7 @@ class PhoneRoutes:
         _ = Tr(lang)
         token = request.match_info["token"]
         host = self._host(request)
-        tables = [(t.table_id, t.snapshot) for t in self.live.phones.tables()] if host else []
+        tables = [(t.table_id, t.snapshot) for t in self.live.phones.tables() if not t.over] if host else []
         body = host_list_body(_, token, host is not None, tables)
         return self._phone_page(request, lang, _("Ninety Nine with phones"), body,
                                 {"page": "host-list", "csrf": host.csrf if host else None})
@@ -213,7 +232,9 @@ class PhoneRoutes:
     async def phones_host_page(self, request: web.Request) -> web.Response:
         lang = choose_language(request)
         _ = Tr(lang)
-        table = self._table(request)
+        table = self._table_page(request)
+        if isinstance(table, web.Response):
+            return table
         token = request.match_info["token"]
         host = self._host(request)
         if host is None:
@@ -228,7 +249,9 @@ class PhoneRoutes:
     async def phones_page(self, request: web.Request) -> web.Response:
         lang = choose_language(request)
         _ = Tr(lang)
-        table = self._table(request)
+        table = self._table_page(request)
+        if isinstance(table, web.Response):
+            return table
         token = request.match_info["token"]
         if "tv" in request.query:
             payload = self._payload(table, lang, seat=None, host=False, after=table.seq, token=token)
@@ -248,7 +271,7 @@ class PhoneRoutes:
     # -- views --------------------------------------------------------------------------------------
     def _after(self, request: web.Request, table: PhoneTable) -> int:
         raw = request.headers.get("Last-Event-ID") or request.query.get("after") or ""
-        return int(raw) if raw.isascii() and raw.isdecimal() and len(raw) < 12 else table.seq
+        return int(raw) if raw.isascii() and raw.isdecimal() and len(raw) < 16 else table.seq
 
     async def phones_api_view(self, request: web.Request) -> web.Response:
         lang = choose_language(request)
@@ -384,7 +407,9 @@ class PhoneRoutes:
             except PhoneError as exc:
                 raise _refusal(str(exc), 422, request) from exc
             await self._run(request, lambda: table.set_turn_seconds(seconds))
-        elif op == "forget":
+        elif op == "forget":  # a lobby or a finished game; a running game stays (it is in the store,
+            if table.started and not table.over:  # and the table's screen reopens it from memory)
+                raise _refusal("the game is running: the table stays open until it ends", 422, request)
             self.live.phones.forget(table.table_id)
         else:
             raise _refusal("unknown host action", 400, request)
@@ -412,8 +437,12 @@ class PhoneRoutes:
         if not hmac.compare_digest(sent, csrf_for(credential).encode()):
             raise _refusal("missing or wrong CSRF token: reload the page", 403, request)
         op = body.get("op")
-        if op == "play":
-            await self._run(request, lambda: table.play(seat, body.get("slot"), body.get("choice")))
+        if op == "play":  # "seq": the view it was chosen from, so a repeated request plays nothing
+            seen = body.get("seq")
+            if isinstance(seen, bool) or not isinstance(seen, int):
+                raise _refusal("a play names the view it was chosen from ('seq'): reload the page", 400,
+                               request)
+            await self._run(request, lambda: table.play(seat, body.get("slot"), body.get("choice"), seen))
         elif op == "draw":
             await self._run(request, lambda: table.draw(seat))
         elif op == "back":

@@ -16,9 +16,9 @@ nothing: loading replays the stored actions through the same rules. No Kivy here
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any
 
+from app.games.count99.seeds import new_seed
 from app.games.count99.texts import describe
 from app.i18n import tr
 from app.store import GameStore, StoredGame
@@ -179,7 +179,7 @@ class ComputerGame:
         cls, store: GameStore, setup: Setup, level: str = "hard", manual_draw: bool = False,
         seed: int | None = None,
     ) -> ComputerGame:
-        seed = random.randrange(1 << 30) if seed is None else seed
+        seed = new_seed() if seed is None else seed
         game = CardGame(setup, seed=seed, manual_draw=manual_draw)
         stored_setup = {**setup_to_dict(setup), "mode": "computer", "seed": seed,
                         "manual_draw": manual_draw, "level": level}

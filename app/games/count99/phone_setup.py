@@ -28,6 +28,10 @@ SEAT_KINDS = (PERSON, *COMPUTER_LEVELS)
 STAND_IN = "hard"  # plays a timed-out or removed person's seat
 CODE_DIGITS = 4  # short enough to read out and type on a phone's number pad
 CODE_TRIES = 5  # wrong codes for one seat before that code is burnt
+# Wrong codes at one table (all seats together) before it takes no joins until the host makes a new
+# code: burning and renewing codes seat after seat cannot go on guessing (at most 20 guesses of
+# 10,000 codes, 0.2 %, per host action), and the host sees it on the host's page.
+TABLE_CODE_TRIES = 20
 NAME_MAX = 20
 TURN_SECONDS_RANGE = (5, 600)
 PAUSE_RANGE = (0.0, 5.0)
@@ -137,6 +141,11 @@ def new_code(rng: random.Random | secrets.SystemRandom) -> str:
     return "".join(str(rng.randrange(10)) for _ in range(CODE_DIGITS))
 
 
+# What the sentences call the listener ("You play", "Du spielst"): a player named so would be
+# announced to everyone else as "You plays Jack", a letter away from their own turn.
+YOU_WORDS = ("you", "du")
+
+
 def clean_name(name: object) -> str:
     if not isinstance(name, str):
         raise JoinRefused("a name is text")
@@ -147,4 +156,6 @@ def clean_name(name: object) -> str:
         raise JoinRefused(f"a name has at most {NAME_MAX} characters")
     if any(not ch.isprintable() for ch in cleaned):
         raise JoinRefused("a name has only printable characters")
+    if cleaned.casefold() in YOU_WORDS:
+        raise JoinRefused("the game calls each player 'you': choose another name")
     return cleaned

@@ -50,14 +50,14 @@ Every accepted action is committed before it is shown: ``load_session`` (app.gam
 rebuilds a stored phones game through the same rules, ``record_of`` gives its record, and
 ``table99 replay`` replays it to the same winner. What is *not* kept over a restart: the lobby
 (nothing is stored before ``start``), seat codes (the host makes new ones), who was away and the
-turn clock (it starts afresh).
+turn clock (it starts afresh). The event counter (``seq``) is kept going: each load starts past
+every number served before it, so a phone's old Last-Event-ID hears every sentence made since.
 """
 
 from __future__ import annotations
 
 import hmac
 import logging
-import random
 import secrets
 import threading
 import time
@@ -78,6 +78,7 @@ from app.games.count99.phone_setup import (
     PRIVATE_SETUP,
     SEAT_KINDS,
     STAND_IN,
+    TABLE_CODE_TRIES,
     TURN_SECONDS_RANGE,
     JoinRefused,
     PhoneError,
@@ -90,6 +91,7 @@ from app.games.count99.phone_setup import (
     new_code,
     shareable_setup,
 )
+from app.games.count99.seeds import new_seed
 from app.games.count99.texts import card_label, card_name, describe, direction_name, hand_text, tokens_text
 from app.store import GameStore
 from rules.count99.cards import choices_for
@@ -107,6 +109,7 @@ from rules.count99.table import (
 
 log = logging.getLogger(__name__)
 
+SEQ_PER_START = 1_000_000_000  # a loaded game's seq starts at (times loaded) x this: past any before
 LOG_KEPT = 400  # events kept for sentences (a phone that was away longer gets a fresh view)
 LAST_PLAYS = 8
 MAX_TABLES = 16  # tables kept in memory; beyond, the oldest finished (or never started) is dropped
@@ -132,11 +135,14 @@ class PhoneTable:
         self.game: CardGame | None = None
         self.game_id: int | None = None
         self.seq = 0  # bumped on every change; views and sentences carry it
+        self.moved_seq = 0  # the seq of the last change to the game itself (a play, a draw, the deal)
+        self.wrong_codes = 0  # wrong join codes at this table since the host last made a new code
         self.log: deque[tuple[int, object]] = deque(maxlen=LOG_KEPT)
         self.computers: dict[int, ComputerPlayer] = {}
         self.turn_started = clock()
         self.next_computer_at = clock()
         self._stored = 0
+        self._loads = 0  # how many times this stored game was loaded (restarts): seq continues past them
         self._last_actor: int | None = None  # who played last (their turn may come straight back)
         self._name_computers()
         for seat in self.seats:
@@ -158,10 +164,15 @@ class PhoneTable:
         return self.game is not None and self.game.table.over
 
     def _name_computers(self) -> None:
+        """Computers are "Computer 1", "Computer 2", ... skipping any name a person took (a person
+        may call themselves "Computer 2"; the next computer is then "Computer 3", not a clash)."""
+        taken = {s.name.casefold() for s in self.seats if (s.person or s.was_person) and s.name}
         number = 0
         for seat in self.seats:
             if not seat.person and not seat.was_person:
                 number += 1
+                while self.computer_name(number).casefold() in taken:
+                    number += 1
                 seat.name = self.computer_name(number)
 
     def set_seat(self, index: object, kind: str) -> None:
@@ -206,6 +217,7 @@ class PhoneTable:
             if not seat.person:
                 raise PhoneError("only a person's seat has a code")
             seat.code, seat.burnt, seat.wrong = new_code(self._codes), False, 0
+            self.wrong_codes = 0  # the host acted: the table takes joins again
             self._changed()
             return seat.code
 
@@ -219,14 +231,18 @@ class PhoneTable:
                 raise JoinRefused("a computer plays this seat")
             if seat.burnt or seat.code is None:
                 raise JoinRefused("this seat's code is used up: ask the host for a new one")
+            if self.wrong_codes >= TABLE_CODE_TRIES:  # even the right code: guessing has to stop
+                raise JoinRefused("too many wrong codes at this table: ask the host for a new code")
             typed = code.strip().encode() if isinstance(code, str) else b""
             if not hmac.compare_digest(typed, seat.code.encode()):
                 seat.wrong += 1
+                self.wrong_codes += 1
                 if seat.wrong >= CODE_TRIES:
                     seat.code, seat.burnt = None, True
-                    self._changed()
+                    self._changed()  # the host's page shows the burnt code and the count
                     raise JoinRefused(
                         "too many wrong codes: this seat's code is burnt; ask the host for a new one")
+                self._changed()
                 raise JoinRefused(f"wrong code ({CODE_TRIES - seat.wrong} tries left for this seat)")
             if self.started:
                 cleaned = seat.name  # the record names the seat: a rejoin keeps its name
@@ -267,7 +283,7 @@ class PhoneTable:
                 names = ", ".join(str(i + 1) for i in self.missing())
                 raise PhoneError(f"seats {names} have not joined yet (or give them to a computer)")
             options = self.options
-            seed = random.randrange(1 << 30) if seed is None else seed
+            seed = new_seed() if seed is None else seed
             setup = Setup(options.variant, tuple(s.name for s in self.seats), tokens=options.tokens,
                           hand_size=options.hand_size)
             game = CardGame(setup, seed=seed, manual_draw=options.manual_draw)
@@ -278,13 +294,13 @@ class PhoneTable:
             self._log(game.advance())
             self._save()
             self._turn_began()
-            self._changed()
+            self._changed(moved=True)
 
     # -- stored form --------------------------------------------------------------------------------
     def _stored_setup(self, setup: Setup, seed: int) -> dict[str, Any]:
         return {**setup_to_dict(setup), "mode": MODE, "seed": seed, "manual_draw": self.options.manual_draw,
                 "table": self.table_id, "turn_seconds": self.options.turn_seconds,
-                "computer_pause": self.options.computer_pause,
+                "computer_pause": self.options.computer_pause, "loads": self._loads,
                 "seats": [{"kind": s.kind, "credential": s.credential, "was_person": s.was_person}
                           for s in self.seats]}
 
@@ -321,6 +337,15 @@ class PhoneTable:
             seat.was_person = bool(raw.get("was_person"))
         game = CardGame.replay(setup, int(stored.setup["seed"]), options.manual_draw, list(stored.actions))
         table.game, table.game_id, table._stored = game, game_id, len(stored.actions)
+        # The event counter goes on past every seq served before the restart (a phone reconnecting
+        # with its old Last-Event-ID then hears every sentence made since): each load starts a new
+        # block of SEQ_PER_START numbers, the count of loads kept in the stored setup.
+        loads = stored.setup.get("loads", 0)
+        known = isinstance(loads, int) and not isinstance(loads, bool) and loads >= 0
+        table._loads = (loads if known else 0) + 1
+        table.seq = table._loads * SEQ_PER_START
+        if not game.table.over:  # a finished game is only looked at: loading it writes nothing
+            table._persist_setup()
         table._make_computers()
         table.log.extend((0, event) for event in _public_events(setup, list(stored.actions)))
         with table.lock:
@@ -328,7 +353,7 @@ class PhoneTable:
                 table._log(game.advance())
                 table._save()
             table._turn_began()
-            table._changed(notify=False)
+            table._changed(notify=False, moved=True)
         return table
 
     # -- actions --------------------------------------------------------------------------------------
@@ -350,31 +375,41 @@ class PhoneTable:
             raise PhoneError("a computer plays this seat now")
         return seat
 
-    def play(self, index: int, slot: object, choice: object = None) -> None:
-        """The person in seat ``index`` plays the card in ``slot`` (0-based), ``choice`` for an Ace/10."""
+    def play(self, index: int, slot: object, choice: object = None, seen: object = None) -> None:
+        """The person in seat ``index`` plays the card in ``slot`` (0-based), ``choice`` for an Ace/10.
+
+        ``seen`` is the ``seq`` of the view the play was chosen from (the web page always sends it):
+        a play chosen before the game last moved is refused, so a double tap or a held key that
+        repeats the request cannot play a second card when the turn comes straight back (a Jack)."""
         with self.lock:
             game = self._playing()
             seat = self._person(index)
-            if isinstance(slot, bool) or not isinstance(slot, int):
+            if isinstance(slot, bool) or not isinstance(slot, int) or slot < 0:  # -1 is no "slot 0"
                 raise PhoneError("'slot' is the card's place in your hand")
             if choice is not None and (isinstance(choice, bool) or not isinstance(choice, int)):
                 raise PhoneError("'choice' is a whole number or left out")
-            seat.away = False
-            events: list[object] = list(game.play(index, slot, choice))
+            if seen is not None:
+                if isinstance(seen, bool) or not isinstance(seen, int):
+                    raise PhoneError("'seq' is the number of the view you chose from")
+                if seen < self.moved_seq:
+                    raise PhoneError("the game moved on since you chose: look at your hand again")
+            events: list[object] = list(game.play(index, slot, choice))  # refused: nothing changed
+            seat.away = False  # the owner played: the computer stops playing the seat (published below)
             self._after_play(index, events)
 
     def draw(self, index: int) -> None:
         with self.lock:
             game = self._playing()
-            self._person(index).away = False
-            events = list(game.draw(index))
+            seat = self._person(index)
+            events = list(game.draw(index))  # refused: nothing changed, "away" included
+            seat.away = False
             self._save()
             if game.table.turn == index and not game.can_draw(index):
                 self._last_actor = None
                 events += game.advance()
                 self._save()
             self._log(events)
-            self._changed()
+            self._changed(moved=True)
 
     def back(self, index: int) -> None:
         """The owner of a timed-out seat acts again: the computer stops playing it."""
@@ -440,7 +475,7 @@ class PhoneTable:
             self._save()
         self._log(events)
         self._turn_began()
-        self._changed()
+        self._changed(moved=True)
 
     def _may_draw_first(self) -> bool:
         """Manual draw and the turn came straight back (a Jack or Skip with two players): the person
@@ -478,8 +513,10 @@ class PhoneTable:
         for event in events:
             self.log.append((self.seq + 1, event))
 
-    def _changed(self, notify: bool = True) -> None:
+    def _changed(self, notify: bool = True, moved: bool = False) -> None:
         self.seq += 1
+        if moved:
+            self.moved_seq = self.seq
         self._publish()
         if notify:
             try:
@@ -562,6 +599,8 @@ class PhoneTable:
         view["seats"] = [{**s, "code": seat.code, "burnt": seat.burnt}
                          for s, seat in zip(view["seats"], list(self.seats), strict=True)]
         view["missing"] = self.missing()
+        view["wrong_codes"] = self.wrong_codes
+        view["joins_locked"] = self.wrong_codes >= TABLE_CODE_TRIES
         return view
 
     def sentences(self, index: int | None, after_seq: int, _: Any) -> list[tuple[int, str]]:
@@ -696,7 +735,7 @@ class PhoneTables:
 
 __all__ = [  # the setup's names are re-exported: front ends import everything from here
     "CODE_DIGITS", "CODE_TRIES", "COMPUTER_LEVELS", "KIND", "MAX_TABLES", "MODE", "NAME_MAX", "PAUSE_RANGE",
-    "PERSON", "PRIVATE_SETUP", "SEAT_KINDS", "STAND_IN", "TURN_SECONDS_RANGE", "JoinRefused", "PhoneError",
-    "PhoneOptions", "PhoneTable", "PhoneTables", "Seat", "check_turn_seconds", "clean_name", "csrf_for",
-    "digest", "new_code", "shareable_setup",
+    "PERSON", "PRIVATE_SETUP", "SEAT_KINDS", "STAND_IN", "TABLE_CODE_TRIES", "TURN_SECONDS_RANGE",
+    "JoinRefused", "PhoneError", "PhoneOptions", "PhoneTable", "PhoneTables", "Seat", "check_turn_seconds",
+    "clean_name", "csrf_for", "digest", "new_code", "shareable_setup",
 ]

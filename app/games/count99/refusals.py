@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from app.games.count99.texts import card_name
+
 Translate = Callable[..., str]
 
 REASONS: list[tuple[str, str]] = [
@@ -32,6 +34,11 @@ REASONS: list[tuple[str, str]] = [
     (r"(?P<low>\d+) to (?P<high>\d+) seats, not (?P<n>\d+)", "{low} to {high} seats, not {n}"),
     (r"(?P<what>hand size|tokens|the turn time) must be (?P<low>\d+) to (?P<high>\d+), not (?P<value>.+)",
      "{what} must be {low} to {high}, not {value}"),
+    (r"the computers' pause is (?P<low>[\d.]+) to (?P<high>[\d.]+) seconds",
+     "the computers' pause is {low} to {high} seconds"),
+    (r"a seat is one of (?P<kinds>.+), not (?P<value>.+)", "a seat is one of {kinds}, not {value}"),
+    (r"there is no card in slot (?P<n>\d+) \(you hold (?P<held>\d+)\)",
+     "there is no card in slot {n} (you hold {held})"),
     (r"(?P<seats>\d+) seats x (?P<cards>\d+) cards is more than the (?P<deck>\d+)-card deck; use fewer cards "
      r"per hand",
      "{seats} seats x {cards} cards is more than the {deck}-card deck; use fewer cards per hand"),
@@ -51,5 +58,7 @@ def known_text(reason: str, _: Translate) -> str | None:
                     values[key] = f" {_('or')} ".join(values[key].split(" or "))
             if values.get("what") in WORDS:
                 values["what"] = _(values["what"])
+            if "card" in values:  # "Ass", not the rules' "A"
+                values["card"] = card_name(values["card"], _)
             return _(template, **values)
     return None

@@ -150,6 +150,9 @@ class PhonesLobbyScreen(Screen):
             text, colour = web_line, theme.PROBLEM_TEXT
         elif self.note:
             text, colour = self.note, theme.PROBLEM_TEXT
+        elif host.get("joins_locked"):  # someone guessed codes: a new code (any seat) opens joins again
+            text = tr("Too many wrong codes: nobody can join until you make a new code.")
+            colour = theme.PROBLEM_TEXT
         elif missing:
             text = trn("Start when everyone has joined: waiting for seat {list}.",
                        "Start when everyone has joined: waiting for seats {list}.", len(missing),

@@ -26,6 +26,22 @@
   function fill(template, values) {
     return (template || "").replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
   }
+  // Keeping the keyboard's place: a view message redraws the hand (and the host's seat rows), which
+  // would drop the focus to <body> whenever anyone plays. Controls carry data-focus ("slot-2",
+  // "slot-2-a", "new-code-1"); after a redraw the same one, or the nearest that makes sense, gets
+  // the focus back, and only if the focus was inside the part that was redrawn.
+  function focusedIn(part) {
+    const active = document.activeElement;
+    return active && part.contains(active) ? (active.dataset.focus || null) : null;
+  }
+  function refocus(part, key, fallbacks) {
+    for (const wanted of [key, ...fallbacks]) {
+      const node = wanted && part.querySelector('[data-focus="' + wanted + '"]');
+      if (node) { node.focus(); return true; }
+    }
+    return false;
+  }
+
   function say(text) {  // the answer to a key, a refusal: the status line (not the event log)
     const line = $("say") || $("result");
     if (!line) return;
@@ -108,9 +124,9 @@
     }
   }
 
-  function addSaid(said) {  // one list item per event: a screen reader reads each new one once
+  function addSaid(said) {  // one list item per event (seat and TV): a screen reader reads each new one once
     const log = $("said");
-    if (!log) { if ($("said-last") && said.length) $("said-last").textContent = said[said.length - 1][1]; return; }
+    if (!log) return;
     for (const [, text] of said) log.append(el("li", {}, text));
     while (log.children.length > 400) log.firstElementChild.remove();
   }
@@ -126,24 +142,11 @@
     const me = view.seats[view.you];
     $("you").textContent = fill(ui.joined_as, { n: view.you + 1, name: me ? me.name : "" });
     const hand = $("hand");
-    const items = (view.hand || []).map((card, i) => {
-      const n = i + 1;
-      if (card.choices && card.choices.length === 2) {
-        const label = fill(ui.play_slot, { n, card: card.name });
-        return el("li", { class: "card choice" },
-          el("div", { role: "group", "aria-label": label, id: "slot-" + n },
-            el("span", { class: "card-name", "aria-hidden": "true" }, label),
-            card.choices.map((value) => el("button", {
-              type: "button", class: "card-btn", "data-slot": i, "data-choice": value, "data-card": card.card,
-              onclick: () => play(i, value) },
-              fill(ui.as, { card: card.name, value: (value > 0 ? "+" : "") + value })))));
-      }
-      return el("li", { class: "card" }, el("button", {
-        type: "button", class: "card-btn", id: "slot-" + n, "data-slot": i, "data-card": card.card,
-        "aria-keyshortcuts": n <= 9 ? String(n) : null,
-        onclick: () => play(i, null) }, fill(ui.play_slot, { n, card: card.name })));
-    });
-    hand.replaceChildren(...(items.length ? items : [el("li", {}, ui.empty)]));
+    const drawn = JSON.stringify(view.hand || []);
+    if (hand.dataset.drawn !== drawn) {  // redrawn only when the hand (or a card's choices) changed
+      drawHand(hand, view.hand || []);
+      hand.dataset.drawn = drawn;
+    }
     $("draw").hidden = !view.manual_draw;
     $("draw").disabled = !view.can_draw;
     $("back").hidden = !view.away;
@@ -157,10 +160,49 @@
     if (payload.gone) { say(ui.gone); window.setTimeout(() => window.location.reload(), 1500); }
   }
 
+  function drawHand(hand, cards) {
+    const focus = focusedIn(hand);
+    const items = cards.map((card, i) => {
+      const n = i + 1;
+      if (card.choices && card.choices.length === 2) {
+        const label = fill(ui.play_slot, { n, card: card.name });
+        return el("li", { class: "card choice" },
+          el("div", { role: "group", "aria-label": label, id: "slot-" + n },
+            el("span", { class: "card-name", "aria-hidden": "true" }, label),
+            card.choices.map((value, k) => el("button", {
+              type: "button", class: "card-btn", "data-slot": i, "data-choice": value, "data-card": card.card,
+              "data-focus": "slot-" + i + (k ? "-b" : "-a"), onclick: () => play(i, value) },
+              fill(ui.as, { card: card.name, value: (value > 0 ? "+" : "") + value })))));
+      }
+      return el("li", { class: "card" }, el("button", {
+        type: "button", class: "card-btn", id: "slot-" + n, "data-slot": i, "data-card": card.card,
+        "data-focus": "slot-" + i,
+        "aria-keyshortcuts": n <= 9 ? String(n) : (n === 10 ? "0" : (n <= 13 ? "Shift+" + (n - 10) : null)),
+        onclick: () => play(i, null) }, fill(ui.play_slot, { n, card: card.name })));
+    });
+    hand.replaceChildren(...(items.length ? items : [el("li", {}, ui.empty)]));
+    if (!focus) return;
+    // The same control; else the card now in that place (the played card's neighbour); else the last.
+    const slot = Math.min(parseInt(focus.split("-")[1], 10) || 0, items.length - 1);
+    if (!refocus(hand, focus, ["slot-" + slot, "slot-" + slot + "-a"])) {
+      const draw = $("draw");
+      (!draw.hidden && !draw.disabled ? draw : $("hand-h")).focus();
+    }
+  }
+
   async function act(body) {
     try { await post(base + "/api/act", body, boot.csrf); } catch (e) { say(e.message); }
   }
-  function play(slot, choice) { act({ op: "play", slot, choice }); }
+  // A play names the view it was chosen from (seq): the server refuses one chosen before the game
+  // moved, and the page sends nothing for a second tap (a double tap, a held key) on the same view.
+  let playedFrom = -1;
+  async function play(slot, choice) {
+    if (!current || current.seq <= playedFrom) return;
+    const seq = current.seq;
+    playedFrom = seq;
+    try { await post(base + "/api/act", { op: "play", slot, choice, seq }, boot.csrf); }
+    catch (e) { if (playedFrom === seq) playedFrom = -1; say(e.message); }  // refused: may try again
+  }
 
   function keys(event) {
     if (event.ctrlKey || event.altKey || event.metaKey) return;
@@ -172,11 +214,17 @@
     if (key === "c") say(current.count_text);
     else if (key === "h") say(current.hand_text);
     else if (key === "t") say(current.tokens_text);
-    else if (key === "d" || (key === " " && !(target && (target.tagName === "BUTTON" || target.tagName === "INPUT")))) {
-      act({ op: "draw" });  // Space on a button or the sound switch presses that, as everywhere
+    else if (key === "d") act({ op: "draw" });
+    else if (key === " ") {
+      // Space draws only from the page itself in a manual-draw game: on a button or the sound switch
+      // it presses that, on the "What happened" log it scrolls, as everywhere.
+      if (!current.manual_draw || (target && target !== document.body)) return;
+      act({ op: "draw" });
     }
-    else if (/^[0-9]$/.test(key)) {
-      const n = key === "0" ? 10 : parseInt(key, 10);
+    else if (/^[0-9]$/.test(key) || (event.shiftKey && /^Digit[1-3]$/.test(event.code))) {
+      // 1-9 and 0 (10) as the seed says; Shift+1, 2, 3 reach cards 11 to 13 (hands up to 13 cards)
+      const n = event.shiftKey && /^Digit[1-3]$/.test(event.code) ? 10 + parseInt(event.code.slice(5), 10)
+        : (key === "0" ? 10 : parseInt(key, 10));
       const card = (current.hand || [])[n - 1];
       if (!card) { say(fill(ui.no_card, { n })); event.preventDefault(); return; }
       if (card.choices && card.choices.length === 2) {  // the Ace's or the 10's two buttons
@@ -194,14 +242,35 @@
     const view = payload.view;
     drawTable(view);
     document.body.dataset.seq = String(payload.seq);
+    const rows = $("seat-rows");
+    const drawn = JSON.stringify([view.seats, view.started]);
+    if (rows.dataset.drawn !== drawn) {  // redrawn only when a seat changed, keeping the focus
+      const focus = focusedIn(rows);
+      drawSeatRows(rows, view);
+      rows.dataset.drawn = drawn;
+      if (focus && !refocus(rows, focus, [])) $("seats-h").focus();  // its control is gone
+    }
+    const missing = view.missing || [];
+    $("missing").textContent = view.started ? "" :
+      (missing.length ? fill(ui.missing, { list: missing.map((i) => i + 1).join(", ") }) : "");
+    $("missing").hidden = !$("missing").textContent;
+    const wrong = $("wrong-codes");  // someone guessing codes: the host sees it (and must act when locked)
+    wrong.textContent = view.joins_locked ? ui.joins_locked :
+      (view.wrong_codes ? fill(ui.wrong_codes, { n: view.wrong_codes }) : "");
+    wrong.hidden = !wrong.textContent;
+    $("start").hidden = view.started;
+    const select = $("turn_seconds");
+    if (select && document.activeElement !== select) select.value = view.turn_seconds ? String(view.turn_seconds) : "";
+  }
+  function drawSeatRows(rows, view) {
     const kinds = [["person", ui.kind_person], ["easy", ui.kind_easy], ["hard", ui.kind_hard]];
-    $("seat-rows").replaceChildren(...view.seats.map((s, i) => {
+    rows.replaceChildren(...view.seats.map((s, i) => {
       const n = i + 1;
       let who;
       if (!view.started) {
         const id = "kind-" + i;
         who = el("td", {}, el("label", { for: id, class: "sr-only" }, fill(ui.seat, { n }) + ": " + ui.kind),
-          el("select", { id, onchange: (e) => host({ op: "seat", index: i, kind: e.target.value }) },
+          el("select", { id, "data-focus": id, onchange: (e) => host({ op: "seat", index: i, kind: e.target.value }) },
             kinds.map(([v, w]) => el("option", { value: v, selected: s.kind === v ? "selected" : null }, w))));
       } else {
         who = el("td", {}, kinds.find(([v]) => v === s.kind)[1] + (s.away ? " (" + ui.away + ")" : ""));
@@ -209,22 +278,17 @@
       const code = s.kind === "person" ? (s.code ? s.code : (s.burnt ? ui.burnt : (s.joined ? ui.joined : ""))) : "";
       const actions = [];
       if (s.kind === "person") {
-        actions.push(el("button", { type: "button", onclick: () => host({ op: "new-code", index: i }) },
-          fill(ui.new_code, { n })));
-        if (view.started) actions.push(el("button", { type: "button", onclick: () => host({ op: "remove", index: i }) },
-          fill(ui.remove, { n })));
+        actions.push(el("button", { type: "button", "data-focus": "new-code-" + i,
+                                    onclick: () => host({ op: "new-code", index: i }) }, fill(ui.new_code, { n })));
+        if (view.started) {
+          actions.push(el("button", { type: "button", "data-focus": "remove-" + i,
+                                      onclick: () => host({ op: "remove", index: i }) }, fill(ui.remove, { n })));
+        }
       }
       return el("tr", {}, el("th", { scope: "row" }, String(n)),
         el("td", {}, s.name || (s.kind === "person" ? ui.not_joined : "")),
         who, el("td", { class: s.code ? "code" : null }, code), el("td", {}, actions));
     }));
-    const missing = view.missing || [];
-    $("missing").textContent = view.started ? "" :
-      (missing.length ? fill(ui.missing, { list: missing.map((i) => i + 1).join(", ") }) : "");
-    $("missing").hidden = !$("missing").textContent;
-    $("start").hidden = view.started;
-    const select = $("turn_seconds");
-    if (select && document.activeElement !== select) select.value = view.turn_seconds ? String(view.turn_seconds) : "";
   }
   async function host(body) {
     try { await post(base + "/api/host", body, boot.csrf); say(ui.saved); } catch (e) { say(e.message); }
