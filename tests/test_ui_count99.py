@@ -125,7 +125,7 @@ def test_game_against_the_computer_with_keys(ui: Any, tmp_path: Path, monkeypatc
     from app.ui.count99.computer_screen import ComputerScreen
 
     monkeypatch.setattr(ComputerScreen, "delay", 0)
-    monkeypatch.setattr("app.games.count99.game.random.randrange", lambda _n: 7)  # a fixed shuffle
+    monkeypatch.setattr("app.games.count99.game.new_seed", lambda: 7)  # a fixed shuffle
     ctx, game_ui = build(ui, tmp_path)
     setup = ctx.manager.get_screen("count99-setup")
     tap(button(setup, "Against the computer"))
@@ -267,7 +267,7 @@ def test_arrow_keys_and_enter_reach_every_slot_of_a_thirteen_card_hand(
     from app.ui.count99.computer_screen import ComputerScreen
 
     monkeypatch.setattr(ComputerScreen, "delay", 0)
-    monkeypatch.setattr("app.games.count99.game.random.randrange", lambda _n: 7)
+    monkeypatch.setattr("app.games.count99.game.new_seed", lambda: 7)
     ctx, _ = build(ui, tmp_path)
     setup = ctx.manager.get_screen("count99-setup")
     tap(button(setup, "Against the computer"))
