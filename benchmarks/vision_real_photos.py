@@ -115,7 +115,7 @@ def calibrate(
     """
     import numpy as np
 
-    from vision.calibration import learn_colour, learn_empty, learn_labelled
+    from vision.calibration import learn_colour, learn_empty, learn_labelled, with_board_colour
     from vision.profile import BoardProfile
     from vision.reader import read_image
 
@@ -126,6 +126,8 @@ def calibrate(
     if labelled:
         return learn_labelled(profile, [(first.features, truth.letters)], NAMES)
     letters = np.array(truth.letters)
+    assert first.samples is not None
+    profile = with_board_colour(profile, first.samples.gaps)
     profile = learn_empty(profile, [first.features[letters == "."]])
     for letter in sorted(set(truth.letters) - {"."}):
         shown = (letters == ".") | (letters == letter)

@@ -1,11 +1,13 @@
 """Speed of the whole per-frame path at 1280x960 on one core, and the cost of each stage.
 
     .venv/bin/python benchmarks/vision_speed.py [--frames 300] [--setup NAME]
-    .venv/bin/python benchmarks/vision_speed.py --grid [--frames 300]
+    .venv/bin/python benchmarks/vision_speed.py --grid [--frames 300] [--lamp orange]
 
 ``--grid``: a 19x19 Go board drawn by ``benchmarks/go_render.py`` at 1280x960, read by its four
 corners with a median profile learnt from the same drawing (the real photos' path: every check
-of the corner grids included); there is nothing to locate per frame.
+of the corner grids included); there is nothing to locate per frame. ``--lamp``: the frames
+relit by a lamp of ``benchmarks/vision_lamps.py`` after calibration, so that the check of a
+channel the lamp dimmed (one more classification per such channel) is in the figure.
 
 ``--setup`` takes one of ``benchmarks/vision_unseen.py``'s setups instead (e.g. the smallest pegs,
 ``pine-tee-small-yellow``, whose small sampling disc makes the reader warp at twice the pitch),
@@ -41,6 +43,9 @@ def main() -> int:
     parser.add_argument("--frames", type=int, default=300)
     parser.add_argument("--setup", default="", help="a setup of benchmarks/vision_unseen.py")
     parser.add_argument("--grid", action="store_true", help="a 19x19 Go board read by its corners")
+    parser.add_argument(
+        "--lamp", default="", help="--grid: frames relit by this lamp of vision_lamps.py (a dimmed channel)"
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
     corners = None
@@ -48,7 +53,7 @@ def main() -> int:
         sys.path.insert(0, str(ROOT / "benchmarks"))
         from go_render import draw
 
-        from vision.calibration import learn_labelled
+        from vision.calibration import learn_labelled, with_board_colour
         from vision.profile import BoardProfile
         from vision.reader import read_image
 
@@ -58,6 +63,12 @@ def main() -> int:
         first = read_image(picture, blank, corners=corners)
         assert first.features is not None
         profile = learn_labelled(blank, [(first.features, letters)], {"B": "black", "W": "white"})
+        assert first.samples is not None
+        profile = with_board_colour(profile, first.samples.gaps)
+        if args.lamp:
+            from vision_lamps import LAMPS, relight
+
+            picture = relight(picture, LAMPS[args.lamp])
         noise = [rng.normal(0, 3.0, picture.shape) for _ in range(10)]
         frames = [np.clip(picture + n, 0, 255).astype(np.uint8) for n in noise]
     elif args.setup:

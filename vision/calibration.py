@@ -41,6 +41,18 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 
+def with_board_colour(profile: BoardProfile, gaps: NDArray[np.float32]) -> BoardProfile:
+    """``profile`` remembering the board's colour in its calibration picture (BGR grey levels,
+    the median of ``gaps``): the reader compares each frame's board with it to see which
+    channels a lamp of another colour has dimmed since (``classify.dimmed_channels``)."""
+    import dataclasses
+
+    import numpy as np
+
+    b, g, r = (float(v) for v in np.median(np.asarray(gaps, dtype=np.float64).reshape(-1, 3), axis=0))
+    return dataclasses.replace(profile, board=(b, g, r))
+
+
 def learn_empty(profile: BoardProfile, shots: Sequence[NDArray[np.float64]]) -> BoardProfile:
     """``shots``: the hole features of pictures of the empty board; replaces the empty model."""
     import numpy as np

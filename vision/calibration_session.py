@@ -510,17 +510,21 @@ class CalibrationSession:
             learn_empty,
             own_change,
             peg_distance,
+            with_board_colour,
         )
         from vision.classify import glare_features, learn_model
         from vision.profile import EMPTY, UNSURE
 
         assert self.empty_frame is not None
         # 2. empty holes, 3. each colour from exactly its hole
-        empty_features = self._read(self.empty_frame, base).features
+        empty_read = self._read(self.empty_frame, base)
+        empty_features = empty_read.features
         profile = replace(
             learn_empty(base, [empty_features]),
             empty_holes=tuple(tuple(float(v) for v in row) for row in empty_features),
         )
+        if empty_read.samples is not None:  # the board's colour: which channels a new lamp dims
+            profile = with_board_colour(profile, empty_read.samples.gaps)
         assert profile.empty is not None
         colours: list[ColourModel] = []
         unglared: list[NDArray[np.float64]] = []  # each colour's hole with a lamp's reflection taken out

@@ -360,6 +360,24 @@ def reflection(
     return np.asarray(at_hole, dtype=np.float64), np.asarray(strength, dtype=np.float64), np.asarray(found)
 
 
+DIM_SHARE = 0.69  # log units (a half): a channel whose share of the light fell this much since calibration
+
+
+def dimmed_channels(gaps: NDArray[np.float32], board: Sequence[float]) -> list[int]:
+    """Channels (BGR indexes) whose share of the light fell by more than :data:`DIM_SHARE`
+    (half) since calibration: the board's colour now (the median of ``gaps``) against then
+    (``board``, BGR grey levels), the change of the mean of the three taken out (a brighter or
+    dimmer lamp, the camera's exposure). See ``BoardReader.classify``: what tells a piece from
+    the board in such a channel may be gone (a white stone on a yellow board differs from it
+    in blue, and an orange lamp has little blue), so a reading that needs it is doubted."""
+    import numpy as np
+
+    now = _log(np.median(gaps.reshape(-1, 3), axis=0).astype(np.float32))
+    then = _log(np.asarray(board, dtype=np.float32))
+    change = now - then
+    return [int(c) for c in np.flatnonzero(change - change.mean() < -DIM_SHARE)]
+
+
 SPECULAR = 1.3  # times as bright as the stickers' white paper would be at a hole: only a glint is
 
 
@@ -653,6 +671,19 @@ class Classifier:
         # per colour, how many times as far as empty a hole must be from it to be read empty
         apart = np.sqrt((((self.means[1:] - self.means[0]) / self.spreads[0]) ** 2).mean(axis=1))
         self.margins = np.maximum(EMPTY_MARGIN, NEAR_EMPTY / np.maximum(apart, 1e-6))
+
+    def without(self, channel: int) -> Classifier:
+        """A copy that reads the median features (3 numbers) without one channel."""
+        import copy
+
+        import numpy as np
+
+        keep = [c for c in range(self.means.shape[1]) if c != channel]
+        fewer = copy.copy(self)
+        fewer.means = np.asarray(self.means[:, keep], dtype=np.float64)
+        fewer.spreads = np.asarray(self.spreads[:, keep], dtype=np.float64)
+        fewer.own = None
+        return fewer
 
     def distances(self, features: NDArray[np.float64]) -> NDArray[np.float64]:
         """(n, classes) root-mean-square distance in spreads."""

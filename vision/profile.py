@@ -102,6 +102,9 @@ class BoardProfile:
     # the lamp on the varnish has it (vision.classify.glare_features); (1, 1, 1) = white light
     lamp: tuple[float, float, float] = (1.0, 1.0, 1.0)
     empty_holes: tuple[tuple[float, ...], ...] = ()  # each hole's features on the empty board
+    # the board's colour at calibration (BGR grey levels, the median of every gap of the empty
+    # board's picture): how a lamp's colour changed since (vision.classify.dimmed_channels)
+    board: tuple[float, float, float] | None = None
     # numbers per hole: 3 = median colour (grids read by corners, older profiles), 9 = lower
     # quartile, median, upper quartile, 18 = those for the head's disc and the hole's own disc
     features: int = 3
@@ -163,6 +166,7 @@ class BoardProfile:
             **({"peg_size": self.peg_size} if self.peg_size else {}),
             **({"lamp": list(self.lamp)} if self.lamp != (1.0, 1.0, 1.0) else {}),
             **({"features": self.features} if self.features != 3 else {}),
+            **({"board": [round(v, 2) for v in self.board]} if self.board is not None else {}),
             **({"empty_holes": self._own_json()} if self.empty_holes else {}),
             "colours": {c.letter: c.to_json() for c in self.colours},
         }
@@ -298,6 +302,12 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
     lamp = tuple(_number(f"{where} lamp", v) for v in lamp_json)
     if not all(0.05 <= v <= 3.0 for v in lamp):
         raise ProfileError(f"{where} lamp", f"each of b, g, r must be 0.05..3, got {list(lamp)}")
+    board_json = data.get("board")
+    if board_json is not None and (not isinstance(board_json, list) or len(board_json) != 3):
+        raise ProfileError(f"{where} board", f"expected [b, g, r], got {board_json!r}")
+    board = tuple(_number(f"{where} board", v) for v in board_json) if board_json is not None else None
+    if board is not None and not all(0.0 <= v <= 255.0 for v in board):
+        raise ProfileError(f"{where} board", f"each of b, g, r must be 0..255 grey levels, got {list(board)}")
     own_json = data.get("empty_holes", [])
     if not isinstance(own_json, list) or (own_json and len(own_json) != rows * cols):
         raise ProfileError(f"{where} empty_holes", f"expected one list of numbers per hole ({rows * cols})")
@@ -330,6 +340,7 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
         head_shift=(shift[0], shift[1], shift[2]),
         peg_size=peg_size,
         lamp=(lamp[0], lamp[1], lamp[2]),
+        board=(board[0], board[1], board[2]) if board is not None else None,
         empty_holes=own,
         features=features,
         empty=empty,

@@ -26,6 +26,7 @@ from vision.classify import (
     GapWatch,
     beyond_picture_empty,
     brighter_than_own_gaps,
+    dimmed_channels,
     glare_features,
     glint_free,
     hole_features,
@@ -183,11 +184,12 @@ class BoardReader:
         # profiles (the peg board's guided calibration) as well
         medians = features.shape[1] == 3 and self.fixed is not None
         noise = noise_spread(samples.holes, samples.gaps, rows, cols) if medians else None
-        result = self.classifier.classify(features, noise)
+        classifier = self.classifier
+        result = classifier.classify(features, noise)
         # a hole read as something else when a patch of light may explain its brightness is
         # unsure, not guessed (a sunlit empty hole read as a pale peg was the real photos' error)
         lit = light_explained(samples.holes, samples.gaps, features, rows, cols)
-        other = self.classifier.classify(lit, noise, reach=False).letters
+        other = classifier.classify(lit, noise, reach=False).letters
         pairs = zip(result.letters, other, strict=True)
         doubtful = np.array([UNSURE not in (a, b) and a != b for a, b in pairs], dtype=np.bool_)
         if medians:  # ... but not a hole brighter than all its own gaps: no patch of light explains it
@@ -195,12 +197,22 @@ class BoardReader:
             # ... and a hole read empty far beyond this picture's own empty holes is unknown
             # (a white stone washed out by a lamp's hot spot; issue 30, failure point 3)
             read_empty = np.array([letter == EMPTY for letter in result.letters], dtype=np.bool_)
-            distance = self.classifier.distances_and_worst(features, noise)[0][:, 0]
+            distance = classifier.distances_and_worst(features, noise)[0][:, 0]
             doubtful |= beyond_picture_empty(distance, read_empty)
             # ... and a colour is read only from half-way between empty and it on (a stone's
             # shadow on a dark board lay nearer the wide black model than the narrow empty one)
-            read_as = [self.classifier.letters.index(a) if a != UNSURE else 0 for a in result.letters]
-            doubtful |= short_of_colour(features, self.classifier.means, read_as)
+            read_as = [classifier.letters.index(a) if a != UNSURE else 0 for a in result.letters]
+            doubtful |= short_of_colour(features, classifier.means, read_as)
+            # ... and a hole read otherwise without a channel that the lamp has dimmed since
+            # calibration (classify.dimmed_channels): what told its class from the others there
+            # may be gone (relit in-sample photos: white stones on a yellow board under an orange
+            # lamp read empty with confidence, 5 % of all points; benchmarks/vision_lamps.py)
+            if noise is not None and self.profile.board is not None:
+                for channel in dimmed_channels(samples.gaps, self.profile.board):
+                    keep = [c for c in range(3) if c != channel]
+                    fewer = classifier.without(channel)
+                    again = fewer.classify(features[:, keep], noise[:, keep], reach=False).letters
+                    doubtful |= np.array([a != b for a, b in zip(result.letters, again, strict=True)])
         # a hole the reading of which changes when a lamp's reflection is taken out is unsure: a
         # reflection must never turn an empty hole into a peg (nor a pale peg into an empty hole).
         # Quartile profiles only (the peg board's guided calibration): on the Go photos (medians,
@@ -218,7 +230,7 @@ class BoardReader:
                 clean, glared = glare_features(samples.holes, samples.gaps, features, rows, cols, lamp)
                 if not glared.any():
                     continue
-                again = self.classifier.classify(clean, noise, reach=False).letters
+                again = classifier.classify(clean, noise, reach=False).letters
                 for k in np.flatnonzero(glared).tolist():
                     doubtful[k] |= again[k] != result.letters[k]
                 # where the reflection clipped a channel of the hole, what lies under it is

@@ -236,7 +236,7 @@ def colour_word(name: str) -> str:
 # -- calibrate -------------------------------------------------------------------------------
 def _calibrate(args: argparse.Namespace) -> int:
     from app.commands.vision_calibrate import CalibrateError, run
-    from vision.calibration import learn_empty, learn_labelled
+    from vision.calibration import learn_empty, learn_labelled, with_board_colour
     from vision.reader import read_image
 
     corners = _check_grid_args(args)
@@ -275,6 +275,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     if args.empty:
         shots = [shot(p) for p in args.empty]
         profile = learn_empty(profile, [s.features for s in shots])
+        if shots[0].samples is not None:  # the board's colour: which channels a new lamp dims
+            profile = with_board_colour(profile, shots[0].samples.gaps)
     if not args.out:
         raise UsageError(tr("--out: say where to write the profile"))
     if args.peg or args.camera:
