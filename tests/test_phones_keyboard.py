@@ -85,10 +85,12 @@ def test_a_keyboard_only_game_says_what_the_terminal_says(phones: PhonesWeb, var
             elif my_turn(driver) and game.table.turn == 0:
                 seq = page_seq(driver)
                 press(driver, "1")  # the first card; an Ace or a 10 asks for one of two buttons
-                focused = driver.switch_to.active_element
-                if focused.get_attribute("data-choice"):
+                # read in one script: a plain card's play redraws the hand at once, so a handle to
+                # the focused button may already be stale (an Ace's or 10's choice waits for Enter)
+                if driver.execute_script(
+                        "const e = document.activeElement; return !!(e && e.getAttribute('data-choice'));"):
                     choices += 1
-                    focused.send_keys(Keys.ENTER)
+                    driver.switch_to.active_element.send_keys(Keys.ENTER)
                 wait_for(lambda s=seq: page_seq(driver) > s or table.over, what="the play on the page")
             time.sleep(0.05)
         stored = phones.web.store.load(table.game_id)
