@@ -64,9 +64,8 @@ def said(driver: Any) -> list[str]:
 
 def click_a_card(driver: Any) -> None:
     """Play the first card with a click (the two-browser games: a mouse is allowed there)."""
-    buttons = driver.find_elements("css selector", "#hand button.card-btn")
-    if buttons:
-        driver.execute_script("arguments[0].click();", buttons[0])
+    # one script: a handle found first could go stale when a view message redraws the hand
+    driver.execute_script("const b = document.querySelector('#hand button.card-btn'); if (b) b.click();")
 
 
 def run_axe(driver: Any, axe: str) -> list[dict[str, Any]]:
