@@ -39,6 +39,7 @@ EMPTY_REACH_TIMES = 2.0  # ... nor farther than this many times the picture's em
 EMPTY_MARGIN = 1.5  # ... and every colour must be this many times as far as empty is
 COLOUR_MARGIN = 1.3  # ... and a colour is read only when empty is this many times as far as it
 NEAR_EMPTY = 3.75  # ... or this over its own distance from empty (spreads, root mean square), if more
+BEYOND_MIDWAY = 1.0  # spreads: a colour is read only this far past the midway to any other colour
 MIN_CONFIDENCE = 0.9
 NEAREST_EXTRA_WEIGHT = 2  # the four nearest gaps count 1 + this many times in the light's median
 ADOPT_AFTER = 60  # still frames (about 3 s) after which a changed gap is the board's new look
@@ -671,6 +672,10 @@ class Classifier:
         # per colour, how many times as far as empty a hole must be from it to be read empty
         apart = np.sqrt((((self.means[1:] - self.means[0]) / self.spreads[0]) ** 2).mean(axis=1))
         self.margins = np.maximum(EMPTY_MARGIN, NEAR_EMPTY / np.maximum(apart, 1e-6))
+        # between every two classes, how far apart their means lie in their pooled spreads
+        pooled = np.sqrt((self.spreads[:, None, :] ** 2 + self.spreads[None, :, :] ** 2) / 2)
+        gap = (self.means[:, None, :] - self.means[None, :, :]) / pooled
+        self.apart = np.maximum(np.sqrt((gap**2).mean(axis=2)), 1e-6)
 
     def without(self, channel: int) -> Classifier:
         """A copy that reads the median features (3 numbers) without one channel."""
@@ -786,11 +791,33 @@ class Classifier:
                 # check) read as a confident white dome at 1.57 spreads from white and 1.73 from
                 # empty, and made false plays
                 sure &= (best == 0) | (d[:, 0] >= COLOUR_MARGIN * best_distance)
+        if reach and d.shape[1] > 2:
+            sure &= (best == 0) | self.past_midway(best, d)
         letters = [
             self.letters[b] if ok else UNSURE for b, ok in zip(best.tolist(), sure.tolist(), strict=True)
         ]
         confidence = np.where(best_distance <= self.max_distance, confidence, 0.0)
         return Classified(letters, confidence, best_distance)
+
+    def past_midway(self, best: NDArray[np.int64], d: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """Per hole: whether its colour ``best`` is clearly nearer than every other colour, i.e.
+        the hole lies :data:`BEYOND_MIDWAY` spreads past the midway between the two means, along
+        the line that joins them: (d_other² − d_best²) / (2 · apart) for distances and apart in
+        spreads (root mean square). Two colours close to each other relative to their spreads
+        (a blue and a green peg on mahogany in sun, each learnt from one peg, 3.4 spreads apart)
+        leave little room: a blue peg elsewhere on the board lay 0.04-0.8 spreads past the
+        midway towards green, and was read green with confidence (the posterior, which takes
+        the quartiles as independent, is sure of a small difference). Far-apart colours seldom
+        meet it: their midway lies near or beyond :data:`MAX_DISTANCE` of both."""
+        import numpy as np
+
+        rows = np.arange(len(best))
+        nearest = d[rows, best]
+        ok = np.ones(len(best), dtype=np.bool_)
+        for other in range(1, d.shape[1]):
+            offset = (d[:, other] ** 2 - nearest**2) / (2 * self.apart[best, other])
+            ok &= (best == other) | (offset >= BEYOND_MIDWAY)
+        return ok
 
 
 def find_pegs(features: NDArray[np.float64], empty: ColourModel, min_distance: float = 6.0) -> list[int]:
