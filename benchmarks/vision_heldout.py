@@ -6,7 +6,9 @@
 
 ``benchmarks/real_photos/heldout.json`` lists the held-out sets: four repositories that issue 30
 reserves for independent measurement (OliverBenz/Go_Game, curious-attempt-bunny/go-vision,
-romangoempire/goban-watcher, hiroki-0001/Othello), the photos chosen from each (repository path,
+romangoempire/goban-watcher, hiroki-0001/Othello) and three added before the learned reader was
+frozen (tomasmcz/imago-tests, AxelRieben/OthelloHelper, acarp52/gamestate_CV), the photos chosen
+from each (repository path,
 commit, SHA-256) and their labels (gobonline textproto beside the list: corners and pieces, made
 by looking at the photos and checked by overlays, never by running the reader on them).
 ``--repo`` copies the photos from local clones into ``<cache>/heldout/<set>`` (nothing is
