@@ -450,3 +450,36 @@ def test_the_lobby_says_when_wrong_codes_stopped_joins(ui: Any, tmp_path: Path) 
     tap(find_seat_button(lobby, 0, "New code"))
     wait_actions(game_ui)
     frames_until(lambda: lobby.reason.text.startswith("Start when everyone has joined"))
+
+
+def test_each_host_screen_polls_only_while_on_show(ui: Any, tmp_path: Path) -> None:
+    """The lobby and the game screen share one poll lifecycle (phones_link.FollowsTable): entering
+    starts a Clock poll, leaving stops it, a refusal's note lasts until the table moves on, and the
+    lobby hands a game started elsewhere to the game screen."""
+    ctx, game_ui, _live, _clock = build(ui, tmp_path)
+    table = open_table(ctx, game_ui)
+    lobby = ctx.manager.current_screen
+    assert lobby._poll is not None
+    lobby.set_kind(3, "person")
+    lobby.set_kind(3, "easy")
+    wait_actions(game_ui)
+    lobby.new_code(2)  # a computer's seat: refused, said until the next change
+    wait_actions(game_ui)
+    assert lobby.note == "only a person's seat has a code" and lobby.reason.text == lobby.note
+    in_web_thread(lambda: table.join(0, table.seats[0].code, "Ann"))
+    frames_until(lambda: lobby.note == "")
+    ctx.go("home")
+    frames(2)
+    assert lobby._poll is None
+    ctx.go("count99-phones-lobby")
+    frames(2)
+    assert lobby._poll is not None
+    in_web_thread(lambda: table.join(1, table.seats[1].code, "Ben"))
+    in_web_thread(table.start)  # from the host's phone: the lobby's poll hands the table on
+    frames_until(lambda: ctx.manager.current == "count99-phones-game")
+    frames(2)
+    game = ctx.manager.current_screen
+    assert lobby._poll is None and game._poll is not None and game.session is table
+    ctx.go("home")
+    frames(2)
+    assert game._poll is None
