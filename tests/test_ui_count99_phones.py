@@ -483,3 +483,26 @@ def test_each_host_screen_polls_only_while_on_show(ui: Any, tmp_path: Path) -> N
     ctx.go("home")
     frames(2)
     assert game._poll is None
+
+
+def test_a_phones_game_that_cannot_be_resumed_says_why_in_german(ui: Any, tmp_path: Path,
+                                                                 german: None) -> None:
+    """The games layer's refusal of a stored phones game (its seats damaged) reached home in English
+    in a German app ("Spiel 1 kann nicht fortgesetzt werden: phones game 1 cannot be resumed: game 1:
+    its seats are not readable"); now in German, about this game, at every tap (not only the first)."""
+    from app.games.count99.phones import PhoneTables
+    from app.ui.home import HomeScreen
+
+    ctx, game_ui, _live, clock = build(ui, tmp_path)
+    table = PhoneTables(ctx.store, clock=clock).create(PhoneOptions(seats=(PERSON, "hard"), tokens=2))
+    table.join(0, table.seats[0].code, "Ann")
+    table.start(seed=9)
+    setup = dict(ctx.store.load(table.game_id).setup)
+    setup["seats"] = "damaged"
+    ctx.store.update_setup(table.game_id, setup)
+    home = HomeScreen(ctx, {"count99": game_ui})
+    for _ in range(2):
+        ctx.config_problem = ""
+        home.resume("count99", table.game_id)
+        assert ctx.config_problem == (f"Spiel {table.game_id} kann nicht fortgesetzt werden: "
+                                      f"Spiel {table.game_id}: seine Plätze sind nicht lesbar")

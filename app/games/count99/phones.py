@@ -665,6 +665,13 @@ class PhoneTables:
     _tables: dict[str, PhoneTable] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _resumed: bool = False
+    _unloadable: dict[int, str] = field(default_factory=dict)  # game id -> why resume() could not load it
+
+    def unloadable(self, game_id: int) -> str | None:
+        """Why :meth:`resume` could not load stored game ``game_id`` (English, as the games layer
+        says it: a front end translates), or None."""
+        with self._lock:
+            return self._unloadable.get(game_id)
 
     def _tell(self, table: PhoneTable) -> None:
         for listener in list(self.listeners):
@@ -716,6 +723,8 @@ class PhoneTables:
                 table = PhoneTable.load(self.store, summary.id, clock=self.clock, on_change=self._tell)
             except (PhoneError, Count99Error, KeyError, ValueError, TypeError) as exc:
                 problems.append(f"phones game {summary.id} cannot be resumed: {exc}")
+                with self._lock:
+                    self._unloadable[summary.id] = str(exc)
                 continue
             with self._lock:
                 self._tables.setdefault(table.table_id, table)

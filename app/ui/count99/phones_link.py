@@ -73,9 +73,10 @@ def join_url(web: Any, table_id: str) -> str:
     return f"{base.rsplit('/live', 1)[0]}/phones/{table_id}"
 
 
-def refusal_text(exc: BaseException) -> str:
-    """A refused host action in the reader's language where a template knows it."""
-    reason = str(exc)
+def refusal_text(refusal: BaseException | str) -> str:
+    """A refusal of the games layer (an exception, or its English line) in the reader's language
+    where the catalog or a template knows it."""
+    reason = str(refusal)
     return known_text(reason, tr) or tr(reason)
 
 
