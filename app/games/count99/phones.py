@@ -185,8 +185,9 @@ class PhoneTable:
                 raise PhoneError(f"a seat is one of {', '.join(SEAT_KINDS)}, not {kind!r}")
             assert isinstance(index, int)
             seats = tuple(kind if i == index else s.kind for i, s in enumerate(self.seats))
-            self.options = replace(self.options, seats=seats)
-            self.options.check()
+            options = replace(self.options, seats=seats)
+            options.check()  # before it is kept: a refused change leaves the table as it was
+            self.options = options
             self.seats[index] = Seat(kind, code=new_code(self._codes) if kind == PERSON else None)
             self._name_computers()
             self._changed()
