@@ -212,6 +212,7 @@ class PhoneRoutes:
         boot = {**boot, "lang": lang, "token": token, "ui": ui_words(_)}
         text = html_page(lang, tv, title, skip=_("Skip to the game"), brand="Table99", nav=nav, main=body,
                          head=('<link rel="stylesheet" href="/static/phones.css">'
+                               '<script src="/static/common.js" defer></script>'
                                '<script src="/static/phones.js" defer></script>'),
                          after=f'<script id="boot" type="application/json">{script_json(boot)}</script>')
         response = web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})

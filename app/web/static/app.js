@@ -10,28 +10,13 @@
   const PEG = { red: "#d32f2f", blue: "#1565c0", green: "#2e7d32", yellow: "#fbc02d", white: "#fafafa",
                 black: "#212121" };
   const DARK_TEXT = { yellow: true, white: true };
+  const { el, fill } = window.Table99;  // common.js, loaded before this file
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") node.className = v; else if (k === "text") node.textContent = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v); else node.setAttribute(k, v);
-    }
-    for (const child of children.flat()) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
   function svg(tag, attrs, ...children) {
     const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) node.setAttribute(k, v);
     for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     return node;
-  }
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
   }
 
   // -- announcing each play once -----------------------------------------------------------------
@@ -392,25 +377,16 @@
   let shownId = boot.event_id || null;
   function follow() {
     const conn = document.getElementById("connection");
-    let source = null, retry = 1000;
-    function open() {
-      const url = "/v/" + boot.token + "/events?game=" + encodeURIComponent(boot.key) + "&lang=" + boot.lang;
-      source = new EventSource(url);
-      source.addEventListener("open", () => { connected = true; showConnection(); retry = 1000; });
-      source.addEventListener("view", (ev) => {
+    const url = "/v/" + boot.token + "/events?game=" + encodeURIComponent(boot.key) + "&lang=" + boot.lang;
+    window.Table99.followViews(() => url, {
+      onOpen: () => { connected = true; showConnection(); },
+      onView: (ev) => {
         if (ev.lastEventId && ev.lastEventId === shownId) return;  // the view the page already shows
         shownId = ev.lastEventId;
         render(JSON.parse(ev.data));
-      });
-      source.addEventListener("error", () => {
-        connected = false;
-        conn.textContent = ui.reconnecting; conn.className = "connection lost";
-        if (source.readyState === EventSource.CLOSED) {  // the browser gave up: try again ourselves
-          window.setTimeout(open, retry); retry = Math.min(retry * 2, 15000);
-        }
-      });
-    }
-    open();
+      },
+      onError: () => { connected = false; conn.textContent = ui.reconnecting; conn.className = "connection lost"; },
+    });
   }
 
   function pairPage() {
