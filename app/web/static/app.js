@@ -339,7 +339,9 @@
     const focused = typed || (document.activeElement && document.activeElement.closest && document.activeElement.closest("form"));
     if (view.error) { viewBox.replaceChildren(banner(view.error, "error")); return; }
     const draw = { board99, parlett, count99 }[view.kind];
-    const status = el("p", { class: "status" }, view.status_text, boot.device ? " · " + fill(ui.paired_as, { name: boot.device }) : "");
+    // how the game stands is said once, by the connection line (showConnection); this line only
+    // names the paired device
+    const status = boot.device ? el("p", { class: "status" }, fill(ui.paired_as, { name: boot.device })) : "";
     if (focused && keepForm && view.kind === "parlett") {
       // do not wipe a deal being typed in: redraw everything but the form
       const form = document.getElementById("deal-form");
@@ -354,12 +356,15 @@
     announce(view);
   }
 
-  // "Live" only while the game is played: a finished game's page says it shows the final result
+  // The one line that says how the game stands, in the page's language: "Live" while it is played
+  // and this page follows it, "Final result" once it is finished, else its status ("abandoned").
   let connected = false;
   function showConnection() {
     const conn = document.getElementById("connection");
     if (!conn || !connected) return;
-    conn.textContent = "● " + (currentView && currentView.status !== "playing" ? ui.final : ui.connected);
+    const status = currentView ? currentView.status : "playing";
+    conn.textContent = "● " + (status === "playing" ? ui.connected : status === "finished" ? ui.final
+                                                                                    : currentView.status_text);
     conn.className = "connection ok";
   }
 
