@@ -506,3 +506,24 @@ def test_a_phones_game_that_cannot_be_resumed_says_why_in_german(ui: Any, tmp_pa
         home.resume("count99", table.game_id)
         assert ctx.config_problem == (f"Spiel {table.game_id} kann nicht fortgesetzt werden: "
                                       f"Spiel {table.game_id}: seine Plätze sind nicht lesbar")
+
+
+def test_a_host_action_the_store_cannot_save_is_said_in_german(ui: Any, tmp_path: Path, german: None,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not a refusal but a failure (the disk full, the database locked): the lobby showed the bare
+    English exception; now a German sentence says the table could not do it, and why."""
+    import sqlite3
+
+    ctx, game_ui, _live, _clock = build(ui, tmp_path)
+    setup = ctx.manager.get_screen("count99-phones-setup")
+    tap(find(setup, text="Tisch eröffnen"))
+    lobby = ctx.manager.current_screen
+    table = lobby.session
+
+    def disk_full(index: object) -> str:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(table, "new_code", disk_full)
+    lobby.new_code(0)
+    wait_actions(game_ui)
+    assert lobby.reason.text == "Der Tisch konnte das nicht tun: database or disk is full"

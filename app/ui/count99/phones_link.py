@@ -99,7 +99,8 @@ class HostActions:
                 text = refusal_text(exc)
             except Exception as exc:  # a store that cannot write: said, logged, the app goes on
                 log.exception("a host action on a phones table failed")
-                text = refusal_text(exc) or type(exc).__name__
+                text = tr("The table could not do it: {reason}",
+                          reason=refusal_text(exc) or type(exc).__name__)
             Clock.schedule_once(lambda _dt: self._finish(done, text), 0)
 
         self._pool.submit(work)
