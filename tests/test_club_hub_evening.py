@@ -277,7 +277,7 @@ def test_a_heavy_states_new_card_is_built_in_the_worker_while_viewers_get_the_on
         while "abandoned" not in (panel(web).text or "") and time.monotonic() < deadline:
             time.sleep(0.05)
         assert "abandoned" in (panel(web).text or "")
-        assert web._pool is not None  # built by the worker process
+        assert web.worker.pool is not None  # built by the worker process
     finally:
         web.close()
 
@@ -312,12 +312,12 @@ def test_a_heavy_state_is_parsed_and_checked_only_in_the_worker_process(tmp_path
     web = HubWeb(hub)
     try:
         assert hub.receive("table99/t1/state", payload)
-        assert hub._pool is not None  # examined by the worker
+        assert hub.worker.pool is not None  # examined by the worker
         (table,) = hub.tables()
         assert table["game"] is None and table["size"] > HEAVY_OVER and not table["problem"]
         page = panel(web).text or ""
         assert "Table t1" in page and "cannot show" not in page and "Rubber: Ann" in page
-        assert web._pool is not None  # its card built by the worker too, the first one as well
+        assert web.worker.pool is not None  # its card built by the worker too, the first one as well
         # what the worker refuses is refused in one line, as in the process
         state["id"] = "t2:abcdef012345:1"
         assert not hub.receive("table99/t1/state", json.dumps(state).encode())
@@ -342,7 +342,7 @@ def test_a_worker_that_died_is_replaced_for_the_next_heavy_state(tmp_path: Path)
     try:
         assert hub.receive("table99/t1/state", json.dumps(state).encode())
         assert "Rubber: Ann" in (panel(web).text or "")
-        for pool in (hub._pool, web._pool):
+        for pool in (hub.worker.pool, web.worker.pool):
             for process in list(pool._processes.values()):
                 process.kill()
                 process.join(10)

@@ -304,3 +304,19 @@ def test_a_table_loaded_after_a_restart_shows_its_last_plays_and_says_nothing_tw
     finished_before = store.load(table.game_id).updated
     assert PhoneTable.load(store, table.game_id).game is not None
     assert store.load(table.game_id).updated == finished_before  # loading a finished game writes nothing
+
+
+def test_a_refused_seat_change_leaves_the_tables_options_as_they_were(store: GameStore) -> None:
+    """Giving the last person's seat to a computer is refused; the refused seats were kept in the
+    table's options all the same, so the host's next change (a turn time) was refused with the same
+    words, and the options no longer matched the seats."""
+    from app.games.count99.phones import PhoneTables
+
+    table = PhoneTables(store, clock=FakeClock()).create(PhoneOptions(seats=("person", "person", "hard")))
+    table.set_seat(0, "hard")
+    before = table.options
+    with pytest.raises(PhoneError, match="at least one seat must be a person's"):
+        table.set_seat(1, "hard")
+    assert table.options == before and [s.kind for s in table.seats] == list(before.seats)
+    table.set_turn_seconds(30)
+    assert table.options.turn_seconds == 30

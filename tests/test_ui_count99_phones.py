@@ -450,3 +450,80 @@ def test_the_lobby_says_when_wrong_codes_stopped_joins(ui: Any, tmp_path: Path) 
     tap(find_seat_button(lobby, 0, "New code"))
     wait_actions(game_ui)
     frames_until(lambda: lobby.reason.text.startswith("Start when everyone has joined"))
+
+
+def test_each_host_screen_polls_only_while_on_show(ui: Any, tmp_path: Path) -> None:
+    """The lobby and the game screen share one poll lifecycle (phones_link.FollowsTable): entering
+    starts a Clock poll, leaving stops it, a refusal's note lasts until the table moves on, and the
+    lobby hands a game started elsewhere to the game screen."""
+    ctx, game_ui, _live, _clock = build(ui, tmp_path)
+    table = open_table(ctx, game_ui)
+    lobby = ctx.manager.current_screen
+    assert lobby._poll is not None
+    lobby.set_kind(3, "person")
+    lobby.set_kind(3, "easy")
+    wait_actions(game_ui)
+    lobby.new_code(2)  # a computer's seat: refused, said until the next change
+    wait_actions(game_ui)
+    assert lobby.note == "only a person's seat has a code" and lobby.reason.text == lobby.note
+    in_web_thread(lambda: table.join(0, table.seats[0].code, "Ann"))
+    frames_until(lambda: lobby.note == "")
+    ctx.go("home")
+    frames(2)
+    assert lobby._poll is None
+    ctx.go("count99-phones-lobby")
+    frames(2)
+    assert lobby._poll is not None
+    in_web_thread(lambda: table.join(1, table.seats[1].code, "Ben"))
+    in_web_thread(table.start)  # from the host's phone: the lobby's poll hands the table on
+    frames_until(lambda: ctx.manager.current == "count99-phones-game")
+    frames(2)
+    game = ctx.manager.current_screen
+    assert lobby._poll is None and game._poll is not None and game.session is table
+    ctx.go("home")
+    frames(2)
+    assert game._poll is None
+
+
+def test_a_phones_game_that_cannot_be_resumed_says_why_in_german(ui: Any, tmp_path: Path,
+                                                                 german: None) -> None:
+    """The games layer's refusal of a stored phones game (its seats damaged) reached home in English
+    in a German app ("Spiel 1 kann nicht fortgesetzt werden: phones game 1 cannot be resumed: game 1:
+    its seats are not readable"); now in German, about this game, at every tap (not only the first)."""
+    from app.games.count99.phones import PhoneTables
+    from app.ui.home import HomeScreen
+
+    ctx, game_ui, _live, clock = build(ui, tmp_path)
+    table = PhoneTables(ctx.store, clock=clock).create(PhoneOptions(seats=(PERSON, "hard"), tokens=2))
+    table.join(0, table.seats[0].code, "Ann")
+    table.start(seed=9)
+    setup = dict(ctx.store.load(table.game_id).setup)
+    setup["seats"] = "damaged"
+    ctx.store.update_setup(table.game_id, setup)
+    home = HomeScreen(ctx, {"count99": game_ui})
+    for _ in range(2):
+        ctx.config_problem = ""
+        home.resume("count99", table.game_id)
+        assert ctx.config_problem == (f"Spiel {table.game_id} kann nicht fortgesetzt werden: "
+                                      f"Spiel {table.game_id}: seine Plätze sind nicht lesbar")
+
+
+def test_a_host_action_the_store_cannot_save_is_said_in_german(ui: Any, tmp_path: Path, german: None,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not a refusal but a failure (the disk full, the database locked): the lobby showed the bare
+    English exception; now a German sentence says the table could not do it, and why."""
+    import sqlite3
+
+    ctx, game_ui, _live, _clock = build(ui, tmp_path)
+    setup = ctx.manager.get_screen("count99-phones-setup")
+    tap(find(setup, text="Tisch eröffnen"))
+    lobby = ctx.manager.current_screen
+    table = lobby.session
+
+    def disk_full(index: object) -> str:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(table, "new_code", disk_full)
+    lobby.new_code(0)
+    wait_actions(game_ui)
+    assert lobby.reason.text == "Der Tisch konnte das nicht tun: database or disk is full"

@@ -78,3 +78,19 @@ def test_the_web_catalog_never_changes_another_areas_german() -> None:
             other = json.loads(path.read_text(encoding="utf-8"))
             clashes = {k: (other[k], v) for k, v in web.items() if k in other and other[k] != v}
             assert not clashes, f"{path.name}: {clashes}"
+
+
+def test_the_page_scripts_share_their_helpers_from_common_js() -> None:
+    """app.js and phones.js each carried their own copy of el() and fill(): one file (common.js)
+    now holds them, every page that loads a page script loads it first (deferred scripts run in
+    order), and no script reaches outside the table."""
+    scripts = {path.name: path.read_text(encoding="utf-8") for path in STATIC.glob("*.js")}
+    assert {"common.js", "app.js", "phones.js"} <= set(scripts)
+    for name, js in scripts.items():
+        assert not re.search(r"https?://", js.replace("http://www.w3.org/2000/svg", "")), name
+        if name != "common.js":
+            assert not re.search(r"function (el|fill)\(", js), f"{name} defines its own helper again"
+    for source, script in ((APP / "web" / "routes.py", "app.js"), (APP / "web" / "phones.py", "phones.js")):
+        text = source.read_text(encoding="utf-8")
+        common, own = text.find('src="/static/common.js"'), text.find(f'src="/static/{script}"')
+        assert 0 <= common < own, f"{source.name}: common.js is not loaded before {script}"

@@ -28,6 +28,7 @@ from typing import Any
 
 from app.club import MAX_PAYLOAD, TOPIC_ROOT, ack_topic
 from app.club.outcome import outcome, player_key
+from app.club.worker import HeavyWorker
 
 log = logging.getLogger(__name__)
 # A real message nests 7 deep (message, game, actions, action, its fields); a crafted one 978 deep
@@ -200,43 +201,10 @@ class HubStore:
         # name -> (its row's version, the state's text, its game or None, why it cannot be shown, a
         # short digest): a state is parsed once per change, not once per /panel
         self._states: dict[str, tuple[int, str, dict[str, Any] | None, str, str]] = {}
-        self._pool: Any = None  # the worker process for heavy messages (see _worker)
-        self._pool_lock = threading.Lock()
-
-    def _worker(self) -> Any:
-        """One worker process for heavy messages, started the first time one comes ("spawn": a
-        fork of a process with threads may inherit a held lock)."""
-        with self._pool_lock:
-            if self._pool is None:
-                import multiprocessing
-                from concurrent.futures import ProcessPoolExecutor
-
-                self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-            return self._pool
-
-    def _examine_elsewhere(self, table: str, what: str, payload: bytes) -> dict[str, Any]:
-        """:func:`examine` in the worker process; a worker that died (killed for memory, say) is
-        replaced once, else a broken pool would refuse every heavy message until a restart."""
-        from concurrent.futures.process import BrokenProcessPool
-
-        for attempt in (1, 2):
-            pool = self._worker()
-            try:
-                return dict(pool.submit(examine, table, what, payload).result())
-            except BrokenProcessPool:
-                with self._pool_lock:
-                    if self._pool is pool:
-                        self._pool = None
-                pool.shutdown(wait=False)
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
+        self.worker = HeavyWorker()  # parses messages over HEAVY_OVER (see app.club.worker)
 
     def close(self) -> None:
-        with self._pool_lock:
-            if self._pool is not None:
-                self._pool.shutdown(cancel_futures=True)
-                self._pool = None
+        self.worker.close()
         with self._read_lock:
             self._reader.close()
         with self._lock:
@@ -251,7 +219,7 @@ class HubStore:
         table, what = parts[1], parts[2]
         try:
             if len(payload) > HEAVY_OVER:  # the listener's thread waits; the pages go on meanwhile
-                kept = self._examine_elsewhere(table, what, payload)
+                kept = self.worker.run(examine, table, what, payload)
             else:
                 kept = examine(table, what, payload)
         except Exception as exc:

@@ -23,6 +23,7 @@ from typing import Any
 from aiohttp import web
 
 from app.club.hub import HEAVY_OVER, KINDS, MAX_DEPTH, HubStore, check_depth, standings
+from app.club.worker import HeavyWorker
 from app.games.views import Tr, build_view
 from app.pages import SECURITY_HEADERS, choose_language, html_page, language_switch, static_file
 from app.store import StoredGame
@@ -162,7 +163,7 @@ class HubWeb:
         self._cards: dict[tuple[str, str], tuple[str, str]] = {}
         self._building: dict[tuple[str, str], threading.Lock] = {}  # a new state's card is built once
         self._locks_lock = threading.Lock()
-        self._pool: Any = None  # the worker process for heavy states (see _worker)
+        self.worker = HeavyWorker()  # builds a heavy state's card (see app.club.worker)
 
     def make_app(self) -> web.Application:
         app = web.Application(middlewares=[self._headers])
@@ -254,40 +255,9 @@ class HubWeb:
             self._cards[key] = cached
         return cached
 
-    def _worker(self) -> Any:
-        """One worker process for heavy states, started the first time one comes ("spawn": a
-        fork of a process with threads may inherit a held lock)."""
-        with self._locks_lock:
-            if self._pool is None:
-                import multiprocessing
-                from concurrent.futures import ProcessPoolExecutor
-
-                self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-            return self._pool
-
-    def _card_elsewhere(self, light: dict[str, Any], language: str) -> str:
-        """:func:`card_in_worker` in the worker process; a worker that died is replaced once (a
-        broken pool would show every heavy state as unshowable until a restart)."""
-        from concurrent.futures.process import BrokenProcessPool
-
-        for attempt in (1, 2):
-            pool = self._worker()
-            try:
-                return str(pool.submit(card_in_worker, light, language).result())
-            except BrokenProcessPool:
-                with self._locks_lock:
-                    if self._pool is pool:
-                        self._pool = None
-                pool.shutdown(wait=False)
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
-
     def close(self) -> None:
         """Stops the worker process, if one was started."""
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
+        self.worker.close()
 
     def _build_then_release(self, building: threading.Lock, key: tuple[str, str], entry: dict[str, Any],
                             _: Tr, version: str) -> None:
@@ -305,7 +275,7 @@ class HubWeb:
         try:
             if elsewhere:
                 light = {k: v for k, v in entry.items() if k != "game"}  # a str pickles at memcpy speed
-                return self._card_elsewhere(light, _.language)
+                return self.worker.run(card_in_worker, light, _.language)
             return card_body(entry, _)
         except Exception as exc:
             # Once per table and state (not per message: "heard" moves on with each one); a table's

@@ -49,12 +49,12 @@ from app.games.views import Tr
 from app.pages import LANG_COOKIE, SECURITY_HEADERS, choose_language, html_page, language_switch, script_json
 from app.web.pairing import COOKIE, Access, Device
 from app.web.phone_pages import host_body, host_list_body, join_body, seat_body, tv_body, ui_words
+from app.web.streams import EVENT_STREAM_HEADERS, KEEPALIVE, begin_event_stream
 from rules.count99.cards import Variant
 from rules.count99.errors import Count99Error
 
 log = logging.getLogger(__name__)
 TICK = 0.1  # seconds between the clock's looks at every phone table
-KEEPALIVE = 15.0
 SEAT_COOKIE = "t99seat"  # + "_" + table id
 MAX_PHONE_STREAMS_PER_TABLE = 120
 
@@ -212,6 +212,7 @@ class PhoneRoutes:
         boot = {**boot, "lang": lang, "token": token, "ui": ui_words(_)}
         text = html_page(lang, tv, title, skip=_("Skip to the game"), brand="Table99", nav=nav, main=body,
                          head=('<link rel="stylesheet" href="/static/phones.css">'
+                               '<script src="/static/common.js" defer></script>'
                                '<script src="/static/phones.js" defer></script>'),
                          after=f'<script id="boot" type="application/json">{script_json(boot)}</script>')
         response = web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
@@ -301,12 +302,9 @@ class PhoneRoutes:
                              None if tv or host else credential)
         stream.client = client
         group.add(stream)
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
-                                               "Cache-Control": "no-store", "X-Accel-Buffering": "no",
-                                               **SECURITY_HEADERS})
+        response = web.StreamResponse(headers=EVENT_STREAM_HEADERS)
         try:
-            await response.prepare(request)
-            await response.write(b"retry: 1500\n\n")
+            await begin_event_stream(response, request)
             stream.wake.set()  # the view as it is now
             while not stream.closed:
                 try:

@@ -55,6 +55,7 @@ class Routes:
                f'{"Deutsch" if other == "de" else "English"}</a></li></ul></nav>')
         text = html_page(lang, tv, title, skip=_("Skip to the game"), brand="Table99", nav=nav, main=body,
                          head=('<link rel="stylesheet" href="/static/display.css">'  # its TV layout
+                               '<script src="/static/common.js" defer></script>'
                                '<script src="/static/app.js" defer></script>'),
                          after=('<div id="announce" class="sr-only" role="status" aria-live="polite" '
                                 f'aria-atomic="true"></div>\n<script id="boot" type="application/json">'

@@ -25,6 +25,16 @@ from app.web.guards import GAME_NUMBER
 
 KEEPALIVE = 15.0
 PUBLISH_DELAY = 0.005  # coalesces a burst of commits (a round's end and the next start) into one view
+# An event stream's response (the game's page and the phones' pages): never cached, never held back
+# by a buffering proxy, with the pages' security headers.
+EVENT_STREAM_HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                        "X-Accel-Buffering": "no", **SECURITY_HEADERS}
+
+
+async def begin_event_stream(response: web.StreamResponse, request: web.Request) -> None:
+    """Sends an event stream's headers and asks the browser to reconnect 1.5 s after a drop."""
+    await response.prepare(request)
+    await response.write(b"retry: 1500\n\n")
 
 
 class Stream:
@@ -300,12 +310,9 @@ class StreamRoutes:
         stream.last_id = request.headers.get("Last-Event-ID", "")[:40] or None
         group = self.hub.streams[(key, lang)]
         group.add(stream)
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
-                                               "Cache-Control": "no-store", "X-Accel-Buffering": "no",
-                                               **SECURITY_HEADERS})
+        response = web.StreamResponse(headers=EVENT_STREAM_HEADERS)
         try:
-            await response.prepare(request)
-            await response.write(b"retry: 1500\n\n")
+            await begin_event_stream(response, request)
             game_id = self.hub.current_game() if key == "current" else int(key)
             offered = stream.offered
             event_id, message = await asyncio.get_running_loop().run_in_executor(

@@ -185,8 +185,9 @@ class PhoneTable:
                 raise PhoneError(f"a seat is one of {', '.join(SEAT_KINDS)}, not {kind!r}")
             assert isinstance(index, int)
             seats = tuple(kind if i == index else s.kind for i, s in enumerate(self.seats))
-            self.options = replace(self.options, seats=seats)
-            self.options.check()
+            options = replace(self.options, seats=seats)
+            options.check()  # before it is kept: a refused change leaves the table as it was
+            self.options = options
             self.seats[index] = Seat(kind, code=new_code(self._codes) if kind == PERSON else None)
             self._name_computers()
             self._changed()
@@ -665,6 +666,13 @@ class PhoneTables:
     _tables: dict[str, PhoneTable] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _resumed: bool = False
+    _unloadable: dict[int, str] = field(default_factory=dict)  # game id -> why resume() could not load it
+
+    def unloadable(self, game_id: int) -> str | None:
+        """Why :meth:`resume` could not load stored game ``game_id`` (English, as the games layer
+        says it: a front end translates), or None."""
+        with self._lock:
+            return self._unloadable.get(game_id)
 
     def _tell(self, table: PhoneTable) -> None:
         for listener in list(self.listeners):
@@ -716,6 +724,8 @@ class PhoneTables:
                 table = PhoneTable.load(self.store, summary.id, clock=self.clock, on_change=self._tell)
             except (PhoneError, Count99Error, KeyError, ValueError, TypeError) as exc:
                 problems.append(f"phones game {summary.id} cannot be resumed: {exc}")
+                with self._lock:
+                    self._unloadable[summary.id] = str(exc)
                 continue
             with self._lock:
                 self._tables.setdefault(table.table_id, table)

@@ -39,6 +39,9 @@ REASONS: list[tuple[str, str]] = [
     (r"a seat is one of (?P<kinds>.+), not (?P<value>.+)", "a seat is one of {kinds}, not {value}"),
     (r"there is no card in slot (?P<n>\d+) \(you hold (?P<held>\d+)\)",
      "there is no card in slot {n} (you hold {held})"),
+    (r"game (?P<id>\d+) is not a Ninety Nine game played with phones",
+     "game {id} is not a Ninety Nine game played with phones"),
+    (r"game (?P<id>\d+): its seats are not readable", "game {id}: its seats are not readable"),
     (r"(?P<seats>\d+) seats x (?P<cards>\d+) cards is more than the (?P<deck>\d+)-card deck; use fewer cards "
      r"per hand",
      "{seats} seats x {cards} cards is more than the {deck}-card deck; use fewer cards per hand"),

@@ -19,7 +19,7 @@ from app.ui.count99.keeper_screen import NAME as TABLE
 from app.ui.count99.keeper_screen import KeeperScreen
 from app.ui.count99.phones_game import NAME as PHONES_GAME
 from app.ui.count99.phones_game import PhonesGameScreen
-from app.ui.count99.phones_link import HostActions, registry, web_missing
+from app.ui.count99.phones_link import HostActions, refusal_text, registry, web_missing
 from app.ui.count99.phones_lobby import NAME as PHONES_LOBBY
 from app.ui.count99.phones_lobby import PhonesLobbyScreen
 from app.ui.count99.phones_setup import NAME as PHONES_SETUP
@@ -113,10 +113,11 @@ class Count99UI:
             raise LookupError(web_missing(self.ctx))
         table = self._phones_table(phones, game_id)
         if table is None:
-            problems = phones.resume()
+            phones.resume()
             table = self._phones_table(phones, game_id)
-            if table is None:
-                raise LookupError(problems[0] if problems else
+            if table is None:  # why the games layer could not load it, in the reader's language
+                why = phones.unloadable(game_id)
+                raise LookupError(refusal_text(why) if why else
                                   tr("the web display has not loaded this game yet: try again in a moment"))
         self.phones_started(table)
         return PHONES_GAME

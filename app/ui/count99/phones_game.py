@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.clock import Clock
 from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -26,14 +25,13 @@ from kivy.uix.screenmanager import Screen
 from app.games.count99.texts import card_name, direction_name
 from app.i18n import tr, trn
 from app.ui import theme
-from app.ui.count99.phones_link import HostActions
+from app.ui.count99.phones_link import FollowsTable, HostActions
 from app.ui.count99.phones_lobby import FitText
 from app.ui.count99.phones_setup import TURN_TIMES, seat_kind_name, turn_time_name
 from app.ui.count99.widgets import Text, paint
 from app.ui.widgets import ACCENT, WARNING, BigButton, ConfirmBox, CycleButton, WrapLabel
 
 NAME = "count99-phones-game"
-POLL = 0.2  # seconds between looks at the table's snapshot
 PLAYS_SHOWN = 4
 ARROW_FONT = "DejaVuSans"  # Kivy's bundled fonts: Roboto has no circular arrows, DejaVu Sans has
 ARROWS = {1: "\u21bb", -1: "\u21ba"}  # clockwise, counterclockwise open circle arrows
@@ -62,18 +60,14 @@ def seat_line(state: dict[str, Any], turn: int | None) -> str:
     return line
 
 
-class PhonesGameScreen(Screen):
+class PhonesGameScreen(FollowsTable, Screen):
     def __init__(self, ctx: Any, actions: HostActions, **kwargs: Any) -> None:
         super().__init__(name=NAME, **kwargs)
         self.ctx = ctx
         self.actions = actions
-        self.session: Any = None  # the PhoneTable (named as the shell's /live lookup expects)
-        self.shown_seq: int | None = None
         self.heard_seq = 0  # the last event whose sentence was shown
         self.latest = ""
-        self.note = ""
         self.chooser: ModalView | None = None
-        self._poll: Any = None
         self._announced_winner = False
         root = BoxLayout(padding=8, spacing=10)
         paint(root)
@@ -111,32 +105,14 @@ class PhonesGameScreen(Screen):
 
     # -- lifecycle --------------------------------------------------------------------------------
     def open(self, table: Any) -> None:
-        self.session = table
-        self.shown_seq = None
         self.heard_seq = 0
         self.latest = ""
-        self.note = ""
         self._announced_winner = False
-        self.refresh()
-
-    def on_pre_enter(self, *args: Any) -> None:
-        self.refresh()
-        if self._poll is None:
-            self._poll = Clock.schedule_interval(self.poll, POLL)
+        super().open(table)
 
     def on_leave(self, *args: Any) -> None:
-        if self._poll is not None:
-            self._poll.cancel()
-            self._poll = None
-        if self.chooser is not None:
-            self.chooser.dismiss(animation=False)
-            self.chooser = None
-
-    def poll(self, _dt: float = 0) -> None:
-        table = self.session
-        if table is not None and table.snapshot.get("seq") != self.shown_seq:
-            self.note = ""
-            self.refresh()
+        super().on_leave(*args)
+        self._close_chooser()
 
     # -- showing ------------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -197,14 +173,10 @@ class PhonesGameScreen(Screen):
         self.remove_button.disabled = not people
 
     # -- the host's actions -------------------------------------------------------------------------
-    def _done(self, text: str) -> None:
-        self.note = text
-        self.refresh()
-
     def set_turn_time(self, value: str) -> None:
         table = self.session
         seconds = None if value == "None" else int(value)
-        self.actions.run(lambda: table.set_turn_seconds(seconds), self._done)
+        self.actions.run(lambda: table.set_turn_seconds(seconds), self.action_done)
 
     def choose_seat(self) -> None:
         """Which person's seat goes to a computer: one big button per person seat."""
@@ -237,4 +209,4 @@ class PhonesGameScreen(Screen):
 
     def remove(self, index: int) -> None:
         table = self.session
-        self.actions.run(lambda: table.remove_seat(index), self._done)
+        self.actions.run(lambda: table.remove_seat(index), self.action_done)

@@ -7,6 +7,9 @@ finds the table there, serves its phones and drives its clock (``live.phones.tic
 running web display there is nobody to join; the screens say so in one line (:func:`web_missing`)
 and never open a table.
 
+Both host screens (lobby and game) follow their table the same way (:class:`FollowsTable`): a
+Clock poll while on show, a redraw when the table's snapshot moved on.
+
 The host's actions (start, a new code, a seat to a computer, the turn time) take the table's lock
 and some commit to the store; a commit by the web thread may hold that lock for a disk write. So
 they run on one worker thread (:class:`HostActions`) and their outcome comes back on Kivy's clock:
@@ -29,6 +32,7 @@ from app.i18n import tr
 from rules.count99.errors import Count99Error
 
 log = logging.getLogger(__name__)
+POLL = 0.2  # seconds between the host screens' looks at the table's snapshot
 
 
 def live_of(ctx: Any) -> Any:
@@ -69,9 +73,10 @@ def join_url(web: Any, table_id: str) -> str:
     return f"{base.rsplit('/live', 1)[0]}/phones/{table_id}"
 
 
-def refusal_text(exc: BaseException) -> str:
-    """A refused host action in the reader's language where a template knows it."""
-    reason = str(exc)
+def refusal_text(refusal: BaseException | str) -> str:
+    """A refusal of the games layer (an exception, or its English line) in the reader's language
+    where the catalog or a template knows it."""
+    reason = str(refusal)
     return known_text(reason, tr) or tr(reason)
 
 
@@ -94,7 +99,8 @@ class HostActions:
                 text = refusal_text(exc)
             except Exception as exc:  # a store that cannot write: said, logged, the app goes on
                 log.exception("a host action on a phones table failed")
-                text = refusal_text(exc) or type(exc).__name__
+                text = tr("The table could not do it: {reason}",
+                          reason=refusal_text(exc) or type(exc).__name__)
             Clock.schedule_once(lambda _dt: self._finish(done, text), 0)
 
         self._pool.submit(work)
@@ -103,3 +109,54 @@ class HostActions:
         self.pending -= 1
         if done is not None:
             done(text)
+
+
+class FollowsTable:
+    """What the lobby and the game screen share (mixed in before ``Screen``): ``open(table)`` shows a
+    table afresh; on show, a 5 Hz Clock poll looks at ``table.snapshot`` (swapped in whole by the
+    games layer, so read without the table's lock: a commit in the web thread never holds up a
+    frame) and redraws when its ``seq`` moved on, clearing the last refusal; off screen, no poll (a
+    hidden screen would redraw for nobody). The screen draws in ``refresh()`` and may take the table
+    elsewhere in ``moved_on`` (the lobby, once a phone's host started the game)."""
+
+    session: Any = None  # the PhoneTable (named as the shell's /live lookup expects)
+    shown_seq: int | None = None  # the snapshot on show
+    note = ""  # a refused host action, shown until the next change
+    _poll: Any = None
+
+    def refresh(self) -> None:
+        raise NotImplementedError
+
+    def moved_on(self, table: Any, snapshot: dict[str, Any]) -> bool:
+        """True when the screen handed ``table`` on and must not redraw it."""
+        return False
+
+    def open(self, table: Any) -> None:
+        self.session = table
+        self.shown_seq = None
+        self.note = ""
+        self.refresh()
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.refresh()
+        if self._poll is None:
+            self._poll = Clock.schedule_interval(self.poll, POLL)
+
+    def on_leave(self, *args: Any) -> None:
+        if self._poll is not None:
+            self._poll.cancel()
+            self._poll = None
+
+    def poll(self, _dt: float = 0) -> None:
+        table = self.session
+        if table is None:
+            return
+        snapshot = table.snapshot
+        if not self.moved_on(table, snapshot) and snapshot.get("seq") != self.shown_seq:
+            self.note = ""
+            self.refresh()
+
+    def action_done(self, text: str) -> None:
+        """A host action's outcome (HostActions' ``done``): its refusal, or "" when it was done."""
+        self.note = text
+        self.refresh()

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kivy.clock import Clock
 from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
@@ -29,14 +28,13 @@ from app.games.count99.texts import variant_name
 from app.games.views import Tr
 from app.i18n import language, tr, trn
 from app.ui import theme
-from app.ui.count99.phones_link import HostActions, join_url, web_missing, web_of
+from app.ui.count99.phones_link import FollowsTable, HostActions, join_url, web_missing, web_of
 from app.ui.count99.phones_setup import seat_kind_name
 from app.ui.count99.widgets import Text, paint
 from app.ui.web_join import qr_texture
 from app.ui.widgets import ACCENT, BigButton, ConfirmBox, WrapLabel, text_height
 
 NAME = "count99-phones-lobby"
-POLL = 0.2  # seconds between looks at the table's snapshot
 ROW = 56
 CODE_COLOUR = (1, 0.84, 0.3, 1)  # the web join screen's code colour: about 12:1 on the ground
 
@@ -56,7 +54,7 @@ class FitText(Text):
         self.font_size = size
 
 
-class PhonesLobbyScreen(Screen):
+class PhonesLobbyScreen(FollowsTable, Screen):
     """``on_started(table)`` once the game has started (from here or from the web); ``on_closed(table)``
     when the host closes the table instead."""
 
@@ -67,11 +65,7 @@ class PhonesLobbyScreen(Screen):
         self.actions = actions
         self.on_started = on_started
         self.on_closed = on_closed
-        self.session: Any = None  # the PhoneTable (named as the shell's /live lookup expects)
-        self.shown_seq: int | None = None
         self.shown_url = ""
-        self.note = ""  # a refused action, until the next change
-        self._poll: Any = None
         root = BoxLayout(padding=10, spacing=10)
         paint(root)
         self.add_widget(root)
@@ -102,34 +96,12 @@ class PhonesLobbyScreen(Screen):
         buttons.add_widget(self.start_button)
         right.add_widget(buttons)
 
-    # -- lifecycle --------------------------------------------------------------------------------
-    def open(self, table: Any) -> None:
-        self.session = table
-        self.shown_seq = None
-        self.note = ""
-        self.refresh()
-
-    def on_pre_enter(self, *args: Any) -> None:
-        self.refresh()
-        if self._poll is None:
-            self._poll = Clock.schedule_interval(self.poll, POLL)
-
-    def on_leave(self, *args: Any) -> None:
-        if self._poll is not None:
-            self._poll.cancel()
-            self._poll = None
-
-    def poll(self, _dt: float = 0) -> None:
-        table = self.session
-        if table is None:
-            return
-        snapshot = table.snapshot  # swapped in whole by the games layer: read without its lock
-        if snapshot.get("started"):
+    # -- following the table (FollowsTable) ----------------------------------------------------------
+    def moved_on(self, table: Any, snapshot: dict[str, Any]) -> bool:
+        if snapshot.get("started"):  # started here or from the host's phone: the game screen takes it
             self.on_started(table)
-            return
-        if snapshot.get("seq") != self.shown_seq:
-            self.note = ""
-            self.refresh()
+            return True
+        return False
 
     # -- showing ------------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -209,17 +181,13 @@ class PhonesLobbyScreen(Screen):
         return row
 
     # -- the host's taps ----------------------------------------------------------------------------
-    def _done(self, text: str) -> None:
-        self.note = text
-        self.refresh()
-
     def new_code(self, index: int) -> None:
         table = self.session
-        self.actions.run(lambda: table.new_code(index), self._done)
+        self.actions.run(lambda: table.new_code(index), self.action_done)
 
     def set_kind(self, index: int, kind: str) -> None:
         table = self.session
-        self.actions.run(lambda: table.set_seat(index, kind), self._done)
+        self.actions.run(lambda: table.set_seat(index, kind), self.action_done)
 
     def start(self) -> None:
         table = self.session
@@ -227,7 +195,7 @@ class PhonesLobbyScreen(Screen):
 
         def done(text: str) -> None:
             if text:
-                self._done(text)
+                self.action_done(text)
             else:
                 self.on_started(table)
 

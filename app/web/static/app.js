@@ -10,28 +10,13 @@
   const PEG = { red: "#d32f2f", blue: "#1565c0", green: "#2e7d32", yellow: "#fbc02d", white: "#fafafa",
                 black: "#212121" };
   const DARK_TEXT = { yellow: true, white: true };
+  const { el, fill } = window.Table99;  // common.js, loaded before this file
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") node.className = v; else if (k === "text") node.textContent = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v); else node.setAttribute(k, v);
-    }
-    for (const child of children.flat()) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
   function svg(tag, attrs, ...children) {
     const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) node.setAttribute(k, v);
     for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     return node;
-  }
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
   }
 
   // -- announcing each play once -----------------------------------------------------------------
@@ -354,7 +339,9 @@
     const focused = typed || (document.activeElement && document.activeElement.closest && document.activeElement.closest("form"));
     if (view.error) { viewBox.replaceChildren(banner(view.error, "error")); return; }
     const draw = { board99, parlett, count99 }[view.kind];
-    const status = el("p", { class: "status" }, view.status_text, boot.device ? " · " + fill(ui.paired_as, { name: boot.device }) : "");
+    // how the game stands is said once, by the connection line (showConnection); this line only
+    // names the paired device
+    const status = boot.device ? el("p", { class: "status" }, fill(ui.paired_as, { name: boot.device })) : "";
     if (focused && keepForm && view.kind === "parlett") {
       // do not wipe a deal being typed in: redraw everything but the form
       const form = document.getElementById("deal-form");
@@ -369,12 +356,15 @@
     announce(view);
   }
 
-  // "Live" only while the game is played: a finished game's page says it shows the final result
+  // The one line that says how the game stands, in the page's language: "Live" while it is played
+  // and this page follows it, "Final result" once it is finished, else its status ("abandoned").
   let connected = false;
   function showConnection() {
     const conn = document.getElementById("connection");
     if (!conn || !connected) return;
-    conn.textContent = "● " + (currentView && currentView.status !== "playing" ? ui.final : ui.connected);
+    const status = currentView ? currentView.status : "playing";
+    conn.textContent = "● " + (status === "playing" ? ui.connected : status === "finished" ? ui.final
+                                                                                    : currentView.status_text);
     conn.className = "connection ok";
   }
 
@@ -392,25 +382,16 @@
   let shownId = boot.event_id || null;
   function follow() {
     const conn = document.getElementById("connection");
-    let source = null, retry = 1000;
-    function open() {
-      const url = "/v/" + boot.token + "/events?game=" + encodeURIComponent(boot.key) + "&lang=" + boot.lang;
-      source = new EventSource(url);
-      source.addEventListener("open", () => { connected = true; showConnection(); retry = 1000; });
-      source.addEventListener("view", (ev) => {
+    const url = "/v/" + boot.token + "/events?game=" + encodeURIComponent(boot.key) + "&lang=" + boot.lang;
+    window.Table99.followViews(() => url, {
+      onOpen: () => { connected = true; showConnection(); },
+      onView: (ev) => {
         if (ev.lastEventId && ev.lastEventId === shownId) return;  // the view the page already shows
         shownId = ev.lastEventId;
         render(JSON.parse(ev.data));
-      });
-      source.addEventListener("error", () => {
-        connected = false;
-        conn.textContent = ui.reconnecting; conn.className = "connection lost";
-        if (source.readyState === EventSource.CLOSED) {  // the browser gave up: try again ourselves
-          window.setTimeout(open, retry); retry = Math.min(retry * 2, 15000);
-        }
-      });
-    }
-    open();
+      },
+      onError: () => { connected = false; conn.textContent = ui.reconnecting; conn.className = "connection lost"; },
+    });
   }
 
   function pairPage() {

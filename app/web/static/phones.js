@@ -9,23 +9,8 @@
   const ui = boot.ui || {};
   const base = "/v/" + boot.token + "/phones/" + (boot.table || "");
   const $ = (id) => document.getElementById(id);
+  const { el, fill } = window.Table99;  // common.js, loaded before this file
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") node.className = v; else if (k === "text") node.textContent = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v); else node.setAttribute(k, v);
-    }
-    for (const child of children.flat()) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
-  function fill(template, values) {
-    return (template || "").replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
-  }
   // Keeping the keyboard's place: a view message redraws the hand (and the host's seat rows), which
   // would drop the focus to <body> whenever anyone plays. Controls carry data-focus ("slot-2",
   // "slot-2-a", "new-code-1"); after a redraw the same one, or the nearest that makes sense, gets
@@ -295,30 +280,19 @@
   }
 
   // -- following the table -------------------------------------------------------------------------------
-  // The browser reconnects by itself after a dropped connection; after an HTTP error (the table is
-  // restarting and has not loaded its games yet) it gives up, so the page tries again itself.
+  // Reopened after the last view drawn ("after"), so a page that reconnects misses nothing.
   function follow(draw, extra) {
     let after = boot.payload ? boot.payload.seq : 0;
-    let wait = 1000;
     const connection = $("connection");
-    function open() {
-      const source = new EventSource(base + "/events?after=" + after + (extra || ""));
-      source.addEventListener("view", (event) => {
+    window.Table99.followViews(() => base + "/events?after=" + after + (extra || ""), {
+      onView: (event) => {
         const payload = JSON.parse(event.data);
         after = payload.seq;
-        wait = 1000;
         if (connection) connection.textContent = "";
         draw(payload);
-      });
-      source.addEventListener("error", () => {
-        if (connection) connection.textContent = ui.reconnecting;
-        if (source.readyState === EventSource.CLOSED) {
-          window.setTimeout(open, wait);
-          wait = Math.min(wait * 2, 15000);
-        }
-      });
-    }
-    open();
+      },
+      onError: () => { if (connection) connection.textContent = ui.reconnecting; },
+    });
   }
 
   // -- pages ----------------------------------------------------------------------------------------------------
