@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.vision_grid_refine import grid_error  # noqa: E402
+from vision.groundtruth import GroundTruth  # noqa: E402
 
 Point = tuple[float, float]
 WITHIN = 0.1  # pitches
@@ -49,6 +50,28 @@ def as_labelled(found: list[Point], truth: list[Point], rows: int, cols: int) ->
     """``found`` named as the labels name their corners, and its error in pitches."""
     best = min(namings(found, rows == cols), key=lambda c: grid_error(c, truth, rows, cols))
     return best, grid_error(best, truth, rows, cols)
+
+
+def locate_set(folder: Path, truths: dict[str, GroundTruth]) -> tuple[dict[str, GroundTruth], dict[str, int]]:
+    """The set's ground truths with each photo's corners replaced by its found grid (named as the
+    labels name theirs; a refused photo keeps its labelled corners, as four taps would give), and
+    how many photos were found, refused and wrong (off by more than a tenth of a pitch)."""
+    import benchmarks.vision_real_photos as vrp
+    from vision.grid_find import GridNotFoundHere, find_corners
+
+    tally = {"found": 0, "refused": 0, "wrong": 0}
+    moved = dict(truths)
+    for name, t in truths.items():
+        rows, cols = t.size
+        try:
+            corners = find_corners(vrp._image(folder, name), rows, cols)
+        except GridNotFoundHere:
+            tally["refused"] += 1
+            continue
+        named, error = as_labelled(corners, list(t.corners), rows, cols)
+        tally["found" if error <= WITHIN else "wrong"] += 1
+        moved[name] = vrp.GroundTruth(t.file_name, (named[0], named[1], named[2], named[3]), t.rows)
+    return moved, tally
 
 
 def renders(count: int, seed: int) -> None:
