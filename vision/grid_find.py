@@ -10,11 +10,12 @@ its printed grid by itself, once per setup (the camera is fixed). How:
 3. The picture made affine by sending the line through both vanishing points to infinity: each
    family becomes parallel, and a printed grid becomes evenly spaced. Per family the spacing is
    the strongest peak of the segments' position periodogram, and the grid's lines are the
-   ``rows`` (or ``cols``) consecutive teeth of that comb that all have segments on them while
-   the teeth just beyond have few (bare board lies beyond the outermost printed line).
+   ``rows`` (or ``cols``) consecutive teeth of that comb whose two ends and most of the rest
+   carry segments while the teeth just beyond carry few (bare board lies beyond the outermost
+   printed line; stones may hide an inner line).
 4. ``grid_refine.refine_corners`` settles the four corners on the printed lines.
-5. The fit is checked before it is returned (:func:`check_grid`): every line of the grid printed
-   along most of its length, the lines one beyond both ends not, and enough intersections seen.
+5. The fit is checked before it is returned (:func:`check_grid`): the outermost lines and most
+   others printed, the lines one beyond both ends not, and enough intersections seen.
    A board with another number of lines, no board, or a grid one line off is refused in one
    line that names the fix (tap the four corners) rather than returned wrong.
 
@@ -44,9 +45,11 @@ ANGLE = 1.2  # degrees: a segment belongs to a vanishing point when it points at
 RANSAC_TRIES = 400
 TOOTH = 0.22  # pitches either side of a comb tooth that count as on it
 LINE_PRESENT = 0.2  # each grid line's contrast at least this share of the median line's
+INNER_SEEN = 0.8  # share of the grid's lines that must be seen (stones may hide the others)
 BEYOND_ABSENT = 0.45  # a line one beyond the grid at most this share
 MIN_CLEAR = 0.3  # share of intersections that must show both lines after refining
 MIN_LINES = 3
+REFINE_PASSES = 6  # the comb's corners may be a third of a pitch off: more passes than for taps
 
 
 class GridNotFoundHere(GridNotFound):
@@ -237,7 +240,9 @@ def _comb(
         for s in range(1, len(teeth) - count):
             inside = support[s : s + count]
             typical = float(np.median(inside))
-            if typical <= 0 or inside.min() < 0.2 * typical:
+            carried = inside >= 0.2 * typical
+            # the outer lines must carry segments; an inner one may be hidden under stones
+            if typical <= 0 or not (carried[0] and carried[-1]) or carried.mean() < INNER_SEEN:
                 continue
             # bare board beyond the outer lines (its edge may still give a few segments there)
             score = float(inside.sum()) - 2 * float(support[s - 1] + support[s + count])
@@ -303,9 +308,11 @@ def line_contrasts(
 
 def check_grid(image: NDArray[np.uint8], corners: list[Point], rows: int, cols: int) -> None:
     """Raises :class:`GridNotFoundHere` unless ``corners`` sit on a printed grid of exactly
-    ``rows`` x ``cols`` lines: every line printed (:data:`LINE_PRESENT`), none one beyond
-    either end (:data:`BEYOND_ABSENT`), and at least :data:`MIN_CLEAR` of the intersections
-    showing both lines."""
+    ``rows`` x ``cols`` lines: the outermost lines printed (:data:`LINE_PRESENT`) and at least
+    :data:`INNER_SEEN` of all (stones hide some), none one beyond either end
+    (:data:`BEYOND_ABSENT`), and at least :data:`MIN_CLEAR` of the intersections showing both
+    lines. A grid one line off fails twice: bare board at one end, a printed line beyond the
+    other."""
     import numpy as np
 
     from vision.grid_refine import clear_share, grey_of
@@ -313,8 +320,11 @@ def check_grid(image: NDArray[np.uint8], corners: list[Point], rows: int, cols: 
 
     for strengths, along in zip(line_contrasts(image, corners, rows, cols), ("columns", "rows"), strict=True):
         typical = float(np.median(strengths[1:-1]))
-        if typical <= 0 or min(strengths[1:-1]) < LINE_PRESENT * typical:
-            raise _refusal(f"not every one of its {along} shows a printed line")
+        printed = np.array(strengths[1:-1]) >= LINE_PRESENT * typical
+        if typical <= 0 or not (printed[0] and printed[-1]):
+            raise _refusal(f"its outermost {along} show no printed line")
+        if printed.mean() < INNER_SEEN:
+            raise _refusal(f"too few of its {along} show a printed line")
         if max(strengths[0], strengths[-1]) > BEYOND_ABSENT * typical:
             raise _refusal(
                 f"a printed line lies beyond its outer {along}: the board has more lines than asked"
@@ -393,7 +403,7 @@ def find_corners(image: NDArray[np.uint8], rows: int, cols: int) -> list[Point]:
                     picture = picture[[0, 3, 2, 1]]  # walk the other way first: columns along family 0
                 corners = _reading_order([(float(x), float(y)) for x, y in picture], rows == cols)
                 try:
-                    corners = refine_corners(image, corners, rows, cols)
+                    corners = refine_corners(image, corners, rows, cols, passes=REFINE_PASSES)
                     check_grid(image, corners, rows, cols)
                 except GridNotFoundHere as exc:
                     last_error = exc
