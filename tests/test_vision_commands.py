@@ -677,6 +677,44 @@ def test_a_board_without_stickers_is_found_by_its_grid_alone_calibrated_and_read
         assert json.loads(capsys.readouterr().out)["holes"] == truth
 
 
+def test_calibrate_live_finds_a_sticker_less_board_s_grid_on_the_camera_picture(tmp_path: Path) -> None:
+    """``calibrate --camera --grid`` on a board without stickers: the grid is found on the first
+    pictures, shown as --corners and kept on Enter; then the guided steps run on it. Not found
+    (a bare table), it is one line naming --corners."""
+    from app.commands.vision_calibrate import CalibrateError, live
+    from tests.render_grid_board import CORNERS, grid_board
+    from vision.profile import BoardProfile
+
+    class Camera:
+        def __init__(self, picture: np.ndarray) -> None:
+            self.picture = picture
+
+        def read(self) -> np.ndarray:
+            return self.picture
+
+    prompts: list[str] = []
+    said: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return "q" if len(prompts) == 2 else ""  # Enter keeps the grid, q at the empty board's step
+
+    assert (
+        live(BoardProfile(rows=10, cols=10), Camera(grid_board()), ask, said.append, find_grid=True) is None
+    )
+    assert said[0].startswith("The board's grid was found at --corners") and "Enter" in prompts[0]
+    assert "Take every peg off" in prompts[1]
+    pixels = [
+        tuple(float(v) for v in pair.split(","))
+        for pair in said[0].split("--corners ")[1].split(" (TL")[0].strip("'").split()
+    ]
+    assert np.abs(np.subtract(pixels, CORNERS)).max() <= 1.5
+    bare = Camera(np.full((480, 640, 3), 120, np.uint8))
+    with pytest.raises(CalibrateError, match="--corners") as refused:
+        live(BoardProfile(rows=10, cols=10), bare, ask, said.append, find_grid=True)
+    assert "\n" not in str(refused.value)
+
+
 def test_a_grid_not_found_by_itself_is_refused_in_one_line_naming_the_corners(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

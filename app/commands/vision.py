@@ -4,16 +4,19 @@
   ``--json`` prints exactly ``{"holes": [[".", "R", ...], ...], "unsure": [[row, col], ...],
   "colours": {"R": "red", ...}}`` (``?`` marks an unsure hole in ``holes``). ``--grid 19x19
   --corners "x,y x,y x,y x,y"`` (TL, TR, BR, BL grid points in pixels) reads any grid without
-  stickers; ``--refine`` takes them as rough taps and moves them onto the board's printed lines.
-  A profile calibrated with ``--corners`` keeps them: later pictures of that fixed camera need none.
+  stickers; ``--refine`` takes them as rough taps and moves them onto the board's printed lines;
+  ``--grid`` alone finds a board's printed grid by itself (``vision/grid_find.py``) or says in one
+  line to give ``--corners``. A profile calibrated with corners (given or found) keeps them: later
+  pictures of that fixed camera need none.
 - Letters: a profile's letters are its own (each learnt colour has one letter and one name), and
   ``read`` says them. Given on the command line they default to the app's (R red, B blue,
   G green, Y yellow, W white, K black); Go data's ``B`` for black is given as ``--peg
   B=black:IMAGE`` or, for ``--labelled`` rows, ``--letters B=black,W=white``.
 - ``calibrate --out FILE (--camera SPEC | --empty IMAGE --peg [R=]red:IMAGE ...) [--plan]`` walks
   the app's guided calibration (``app/commands/vision_calibrate.py``): the empty board, then per
-  colour one peg in the hole it names; a board without stickers is found by ``--grid --corners
-  [--refine]`` once, and the corners are saved in the profile; ``--labelled IMAGE=ROWS.txt ...``
+  colour one peg in the hole it names; a board without stickers is found by ``--grid`` alone (on
+  the first picture, or the camera's, shown to confirm) or ``--grid --corners [--refine]`` once,
+  and the corners are saved in the profile; ``--labelled IMAGE=ROWS.txt ...``
   instead learns from pictures with their ground truth.
 - ``watch [--camera SPEC] [--show] [--save DIR]`` runs the live reader and prints each released
   reading; ``--show`` shows the camera with what it sees drawn on it (needs an OpenCV with
@@ -275,8 +278,8 @@ def _calibrate(args: argparse.Namespace) -> int:
             if first is None:
                 raise UsageError(tr("--refine: give --empty or --labelled pictures to find the lines on"))
             corners = _refined(args, _image(first), corners)
-    elif args.grid is not None and profile.picture_corners is None:  # found on the first picture
-        first = _first_picture(args)
+    elif args.grid is not None and profile.picture_corners is None and not args.camera:
+        first = _first_picture(args)  # found on the first picture (a live camera: on its own)
         if first is None:
             raise UsageError(
                 tr("--grid without --corners: give --empty or --labelled pictures to find it on")
