@@ -128,19 +128,21 @@ def _vanishing_point(
     lines = _lines_of(ends)
     limit = np.sin(np.radians(ANGLE))
     chance = length / length.sum()
-    best, best_score = None, 0.0
-    for _ in range(RANSAC_TRIES):
-        i, j = rng.choice(len(ends), size=2, replace=False, p=chance)
-        vp = np.cross(lines[i], lines[j])
-        if not np.any(vp):
-            continue
-        vp = vp / np.linalg.norm(vp)
-        score = float(length[_pointing_error(ends, vp) < limit].sum())
-        if score > best_score:
-            best, best_score = vp, score
-    if best is None:
+    # every try at once: candidate points (tries x 3) against every segment (tries x segments)
+    pairs = np.array([rng.choice(len(ends), size=2, replace=False, p=chance) for _ in range(RANSAC_TRIES)])
+    candidates = np.cross(lines[pairs[:, 0]], lines[pairs[:, 1]])
+    norms = np.linalg.norm(candidates, axis=1)
+    candidates = candidates[norms > 0] / norms[norms > 0, None]
+    if len(candidates) == 0:
         return None
-    vp = best
+    mid = (ends[:, :2] + ends[:, 2:]) / 2
+    d = ends[:, 2:] - ends[:, :2]
+    to_x = candidates[:, None, 0] - mid[None, :, 0] * candidates[:, None, 2]
+    to_y = candidates[:, None, 1] - mid[None, :, 1] * candidates[:, None, 2]
+    sines = np.abs(d[None, :, 0] * to_y - d[None, :, 1] * to_x) / np.maximum(
+        np.hypot(d[:, 0], d[:, 1])[None, :] * np.hypot(to_x, to_y), 1e-12
+    )
+    vp = candidates[int(((sines < limit) * length[None, :]).sum(axis=1).argmax())]
     for _ in range(2):  # least squares over the inliers: the vector most nearly on all their lines
         inliers = _pointing_error(ends, vp) < limit
         if inliers.sum() < 2:
