@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from benchmarks.go_render import draw
 from benchmarks.vision_grid_find import as_labelled
@@ -70,3 +72,15 @@ def test_bad_input_is_one_line_saying_what(image: np.ndarray, rows: int, message
     with pytest.raises(ValueError, match=message) as refused:
         find_corners(image, rows, rows)
     assert "\n" not in str(refused.value)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([13, 19]), asked=st.sampled_from([13, 19]))
+def test_a_grid_found_is_never_wrong(seed: int, size: int, asked: int) -> None:
+    """Any drawn board, asked its own size or another: refused, or found within a tenth of a pitch."""
+    image, truth = drawn(seed, size)
+    try:
+        found = find_corners(image, asked, asked)
+    except GridNotFoundHere:
+        return
+    assert asked == size and as_labelled(found, truth, size, size)[1] < 0.1

@@ -375,7 +375,7 @@ def find_corners(image: NDArray[np.uint8], rows: int, cols: int) -> list[Point]:
     for k, family in enumerate(families):
         mids = _to_frame(frame, (family.ends[:, :2] + family.ends[:, 2:]) / 2)
         positions.append(mids[:, 1 - k])  # family 0 lies along a: its lines are told apart by b
-    inv = np.linalg.inv(frame)
+    inv = np.asarray(np.linalg.inv(frame), dtype=np.float64)
     # which family runs across (constant row): the one whose lines are nearer horizontal
     d0 = families[0].ends[:, 2:] - families[0].ends[:, :2]
     across_first = float(np.median(np.abs(d0[:, 1]) / np.maximum(np.abs(d0[:, 0]), 1e-9))) < 1.0
