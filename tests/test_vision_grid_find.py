@@ -84,3 +84,19 @@ def test_a_grid_found_is_never_wrong(seed: int, size: int, asked: int) -> None:
     except GridNotFoundHere:
         return
     assert asked == size and as_labelled(found, truth, size, size)[1] < 0.1
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(7, 10), (9, 13)])
+def test_a_board_of_other_rows_than_columns_is_found_as_seen_or_turned_a_quarter(
+    rows: int, cols: int
+) -> None:
+    """Asked its own size, the corners are the board's; asked rows and columns swapped (the board
+    turned a quarter on the table), the same four points are named a quarter on, so that the
+    grid still has the asked number of points along its top edge."""
+    from benchmarks.vision_grid_refine import grid_error
+    from tests.render_grid_board import CORNERS, grid_board
+
+    image = grid_board({}, rows=rows, cols=cols)
+    assert grid_error(find_corners(image, rows, cols), CORNERS, rows, cols) < 0.1
+    turned = find_corners(image, cols, rows)
+    assert grid_error(turned, CORNERS[3:] + CORNERS[:3], cols, rows) < 0.1
