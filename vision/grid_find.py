@@ -47,6 +47,8 @@ TOOTH = 0.22  # pitches either side of a comb tooth that count as on it
 LINE_PRESENT = 0.2  # each grid line's contrast at least this share of the median line's
 INNER_SEEN = 0.8  # share of the grid's lines that must be seen (stones may hide the others)
 BEYOND_ABSENT = 0.45  # a line one beyond the grid at most this share
+MIDWAY_MAX = 1.0  # lines half a pitch over at most this strong as the grid's own (true grids:
+# up to 0.78 on a crowded drawn board, below 0.1 on the real photos; half a pitch off: 2.25)
 MIN_CLEAR = 0.3  # share of intersections that must show both lines after refining
 MIN_LINES = 3
 REFINE_PASSES = 6  # the comb's corners may be a third of a pitch off: more passes than for taps
@@ -313,12 +315,13 @@ def check_grid(image: NDArray[np.uint8], corners: list[Point], rows: int, cols: 
     ``rows`` x ``cols`` lines: the outermost lines printed (:data:`LINE_PRESENT`) and at least
     :data:`INNER_SEEN` of all (stones hide some), none one beyond either end
     (:data:`BEYOND_ABSENT`), and at least :data:`MIN_CLEAR` of the intersections showing both
-    lines. A grid one line off fails twice: bare board at one end, a printed line beyond the
-    other."""
+    lines, and the lines midway between its lines no stronger than its own (:data:`MIDWAY_MAX`:
+    a crowded board's gaps between stones form a grid half a pitch over). A grid one line off
+    fails twice: bare board at one end, a printed line beyond the other."""
     import numpy as np
 
     from vision.grid_refine import clear_share, grey_of
-    from vision.sampling import homography_from_corners
+    from vision.sampling import homography_from_corners, project
 
     for strengths, along in zip(line_contrasts(image, corners, rows, cols), ("columns", "rows"), strict=True):
         typical = float(np.median(strengths[1:-1]))
@@ -331,7 +334,18 @@ def check_grid(image: NDArray[np.uint8], corners: list[Point], rows: int, cols: 
             raise _refusal(
                 f"a printed line lies beyond its outer {along}: the board has more lines than asked"
             )
-    seen = clear_share(grey_of(image), homography_from_corners(corners, rows, cols), rows, cols)
+    h = homography_from_corners(corners, rows, cols)
+    for axis, along in ((0, "columns"), (1, "rows")):
+        # half a pitch over: on a crowded board the gaps between stones are thin dark lines too
+        grid = np.array([[0, 0], [cols - 1, 0], [cols - 1, rows - 1], [0, rows - 1]], dtype=np.float64)
+        grid[:, axis] += 0.5
+        midway = line_contrasts(image, [(float(x), float(y)) for x, y in project(h, grid)], rows, cols)[axis]
+        own = line_contrasts(image, corners, rows, cols)[axis]
+        if float(np.median(midway[1:-2])) > MIDWAY_MAX * float(np.median(own[1:-1])):
+            raise _refusal(
+                f"the lines midway between its {along} are stronger: gaps between stones, not lines"
+            )
+    seen = clear_share(grey_of(image), h, rows, cols)
     if seen < MIN_CLEAR:
         raise _refusal(f"only {seen:.0%} of its intersections show both lines")
 
