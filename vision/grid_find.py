@@ -15,7 +15,8 @@ its printed grid by itself, once per setup (the camera is fixed). How:
    printed line; stones may hide an inner line).
 4. ``grid_refine.refine_corners`` settles the four corners on the printed lines.
 5. The fit is checked before it is returned (:func:`check_grid`): the outermost lines and most
-   others printed, the lines one beyond both ends not, and enough intersections seen.
+   others printed, the lines one beyond both ends not, the lines midway between its own weaker
+   (a crowded board's gaps between stones are thin dark lines too), enough intersections seen.
    A board with another number of lines, no board, or a grid one line off is refused in one
    line that names the fix (tap the four corners) rather than returned wrong.
 
