@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/vision_heldout.py --repo OWNER/NAME=GIT_DIR ... [--cache DIR]
     .venv/bin/python benchmarks/vision_heldout.py --check      # labels and photos only, no reading
     .venv/bin/python benchmarks/vision_heldout.py              # the held-out table (and the in-sample one)
+    .venv/bin/python benchmarks/vision_heldout.py --find-grid  # the same, located by vision/grid_find.py
 
 ``benchmarks/real_photos/heldout.json`` lists the held-out sets: four repositories that issue 30
 reserves for independent measurement (OliverBenz/Go_Game, curious-attempt-bunny/go-vision,
@@ -83,10 +84,14 @@ def check(cache: Path) -> list[str]:
     return problems
 
 
-def measure_heldout(cache: Path, details: bool = False) -> tuple[list[SetFigures], list[str]]:
+def measure_heldout(
+    cache: Path, details: bool = False, find_grid: bool = False
+) -> tuple[list[SetFigures], list[str]]:
     """The goal table's figures per held-out set; ``details``: also print, per calibration photo,
     whether it was accepted and each photo read's wrong and unsure counts (a refused calibration
-    is read anyway, forced with the labels, to show why; it never counts in the table)."""
+    is read anyway, forced with the labels, to show why; it never counts in the table).
+    ``find_grid``: every photo located by ``vision.grid_find`` instead of its labelled corners
+    (a refused photo keeps its labels, as four taps would), with found/refused/wrong per set."""
     figures, missing = [], []
     for entry in heldout_sets():
         folder = cache / "heldout" / str(entry["name"])
@@ -98,7 +103,19 @@ def measure_heldout(cache: Path, details: bool = False) -> tuple[list[SetFigures
                 f"{entry['name']}: photos not in {folder} (run with --repo {entry['repo']}=GIT_DIR)"
             )
             continue
-        runs, _left = leave_one_out(folder, labels=labels)
+        if find_grid:
+            from benchmarks.vision_grid_find import locate_set
+            from benchmarks.vision_real_photos import can_calibrate, read_others
+
+            truths, tally = locate_set(folder, load_truths(folder, labels))
+            found, refused, wrong = tally["found"], tally["refused"], tally["wrong"]
+            print(f"{entry['name']}: grid found {found}, refused {refused}, wrong {wrong}")
+            colours = {letter for t in truths.values() for letter in t.letters} - {"."}
+            runs = [
+                read_others(folder, truths, name) for name, t in truths.items() if can_calibrate(t, colours)
+            ]
+        else:
+            runs, _left = leave_one_out(folder, labels=labels)
         figures.append(set_figures(str(entry["name"]), runs, list(load_truths(folder, labels))))
         if details:
             print(f"{entry['name']}: per calibration photo, each photo read as wrong/unsure of its points")
@@ -126,6 +143,11 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="check the labels and photos only; read nothing")
     parser.add_argument("--no-in-sample", action="store_true", help="print only the held-out table")
     parser.add_argument("--details", action="store_true", help="per calibration photo, every photo read")
+    parser.add_argument(
+        "--find-grid",
+        action="store_true",
+        help="locate every photo by vision.grid_find instead of its labelled corners (issue 30 point 6)",
+    )
     args = parser.parse_args()
     cache = args.cache or cache_dir()
     for item in args.repo:
@@ -152,7 +174,7 @@ def main() -> int:
         return 0
     not_labelled = load_heldout().get("not_labelled", {})
     print("HELD OUT (never used for training, tuning or tests; labels made by looking, not by the reader):")
-    print_sets(*measure_heldout(cache, args.details))
+    print_sets(*measure_heldout(cache, args.details, args.find_grid))
     assert isinstance(not_labelled, dict)
     for repo, why in not_labelled.items():
         print(f"NOT MEASURED: {repo}: {why}")

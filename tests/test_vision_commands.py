@@ -194,7 +194,7 @@ def test_read_any_grid_by_its_corners_without_stickers(
     ("args", "message"),
     [
         (["vision", "read", "missing.png", "--json"], "missing.png"),
-        (["vision", "read", "IMAGE", "--grid", "9x9"], "--grid and --corners go together"),
+        (["vision", "read", "IMAGE", "--corners", "1,2 3,4 5,6 7,8"], "--corners needs --grid"),
         (["vision", "read", "IMAGE", "--grid", "9x9", "--corners", "1,2 3,4"], "--corners"),
         (["vision", "read", "IMAGE", "--grid", "ninexnine", "--corners", "1,2 3,4 5,6 7,8"], "--grid"),
         (["vision", "calibrate", "--out", "x.json", "--empty", "IMAGE", "--peg", "red.png"], "--peg"),
@@ -638,6 +638,98 @@ def test_a_board_without_stickers_or_corners_is_refused_naming_the_corners(
     assert main([*args, "--peg", f"black:{paths['empty']}"]) == 2
     err = capsys.readouterr().err.strip()
     assert "--corners" in err and "--grid" in err and len(err.splitlines()) == 1
+
+
+def test_a_board_without_stickers_is_found_by_its_grid_alone_calibrated_and_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--grid 10x10`` without ``--corners``: the grid is found on the empty board's picture
+    (``vision/grid_find.py``), kept in the profile, and a game is read with it; ``read --grid``
+    alone finds it in the picture read. (Before: "--grid and --corners go together".)"""
+    from tests.render_grid_board import CORNERS, grid_board
+
+    paths = sticker_less_files(tmp_path)
+    out = tmp_path / "p.json"
+    cv2.imwrite(str(paths["black"]), grid_board({22: "black"}))
+    cv2.imwrite(str(paths["white"]), grid_board({22: "black", 77: "white"}))
+    labelled = []
+    for name, pieces in (("black", {22: "B"}), ("white", {22: "B", 77: "W"})):
+        rows = tmp_path / f"{name}.txt"
+        rows.write_text(
+            "\n".join(" ".join(pieces.get(r * 10 + c, ".") for c in range(10)) for r in range(10)) + "\n"
+        )
+        labelled += ["--labelled", f"{paths[name]}={rows}"]
+    args = ["vision", "calibrate", "--out", str(out), *labelled, "--letters", "B=black,W=white"]
+    assert main([*args, "--grid", "10x10"]) == 0, capsys.readouterr().err
+    saved = json.loads(out.read_text())
+    kept = [saved["picture_corners"][k] for k in ("top_left", "top_right", "bottom_right", "bottom_left")]
+    assert np.abs(np.subtract(kept, CORNERS)).max() < 0.1 * (358 / 9)
+    game = {3: "black", 14: "white", 45: "black", 77: "white", 90: "black", 99: "white"}
+    cv2.imwrite(str(paths["game"]), grid_board(game, seed=5))
+    truth = [["."] * 10 for _ in range(10)]
+    for point, name in game.items():
+        truth[point // 10][point % 10] = {"black": "B", "white": "W"}[name]
+    bare = out.with_name("bare.json")  # the same profile without its corners: found in the game's picture
+    bare.write_text(json.dumps({k: v for k, v in saved.items() if k != "picture_corners"}))
+    for profile, grid in ((out, []), (bare, ["--grid", "10x10"])):
+        capsys.readouterr()
+        assert main(["vision", "read", str(paths["game"]), "--profile", str(profile), "--json", *grid]) == 0
+        assert json.loads(capsys.readouterr().out)["holes"] == truth
+
+
+def test_calibrate_live_finds_a_sticker_less_board_s_grid_on_the_camera_picture(tmp_path: Path) -> None:
+    """``calibrate --camera --grid`` on a board without stickers: the grid is found on the first
+    pictures, shown as --corners and kept on Enter; then the guided steps run on it. Not found
+    (a bare table), it is one line naming --corners."""
+    from app.commands.vision_calibrate import CalibrateError, live
+    from tests.render_grid_board import CORNERS, grid_board
+    from vision.profile import BoardProfile
+
+    class Camera:
+        def __init__(self, picture: np.ndarray) -> None:
+            self.picture = picture
+
+        def read(self) -> np.ndarray:
+            return self.picture
+
+    prompts: list[str] = []
+    said: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return "q" if len(prompts) == 2 else ""  # Enter keeps the grid, q at the empty board's step
+
+    assert (
+        live(BoardProfile(rows=10, cols=10), Camera(grid_board()), ask, said.append, find_grid=True) is None
+    )
+    assert said[0].startswith("The board's grid was found at --corners") and "Enter" in prompts[0]
+    assert "Take every peg off" in prompts[1]
+    pixels = [
+        tuple(float(v) for v in pair.split(","))
+        for pair in said[0].split("--corners ")[1].split(" (TL")[0].strip("'").split()
+    ]
+    assert np.abs(np.subtract(pixels, CORNERS)).max() <= 1.5
+    bare = Camera(np.full((480, 640, 3), 120, np.uint8))
+    with pytest.raises(CalibrateError, match="--corners") as refused:
+        live(BoardProfile(rows=10, cols=10), bare, ask, said.append, find_grid=True)
+    assert "\n" not in str(refused.value)
+
+
+def test_a_grid_not_found_by_itself_is_refused_in_one_line_naming_the_corners(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 10x10 board asked as 12x12, or a picture without a board: one line, cause and fix."""
+    from tests.render_grid_board import grid_board
+
+    board, blank = tmp_path / "board.png", tmp_path / "blank.png"
+    cv2.imwrite(str(board), grid_board())
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 180, np.uint8))
+    for picture, grid in ((board, "12x12"), (blank, "10x10")):
+        args = ["vision", "calibrate", "--out", str(tmp_path / "p.json"), "--empty", str(picture)]
+        assert main([*args, "--grid", grid]) == 2
+        err = capsys.readouterr().err.strip()
+        assert "not found by itself" in err and "--corners" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "p.json").exists()
 
 
 def test_refine_without_printed_lines_is_refused_in_one_line(

@@ -294,16 +294,22 @@ def frame_to_window(screen: Any, x: float, y: float) -> tuple[float, float]:
 
 
 def test_a_board_without_stickers_is_found_by_four_rough_taps_confirmed_and_learnt(
-    ui: UI, tmp_path: Path
+    ui: UI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No stickers in view: the screen asks for the board's corner points, four taps 0.3 pitch
-    off are refined onto the printed lines and drawn for confirmation, and the guided steps go on
-    to a learnt colour; the saved profile reads a game with no corners given (the code before
-    refused every tap: "does not see enough of the board's stickers")."""
+    """No stickers in view and the grid not found by itself (refused here, as on a board it
+    cannot find): the screen asks for the board's corner points, four taps 0.3 pitch off are
+    refined onto the printed lines and drawn for confirmation, and the guided steps go on to a
+    learnt colour; the saved profile reads a game with no corners given (the code before refused
+    every tap: "does not see enough of the board's stickers")."""
     from app import i18n
     from app.ui.camera_calibration import CameraCalibrationScreen
     from tests.render_grid_board import CORNERS, grid_board, rough_taps
+    from vision import grid_find
 
+    def refuse(*_args: Any) -> Any:
+        raise grid_find.GridNotFoundHere("test")
+
+    monkeypatch.setattr(grid_find, "find_corners", refuse)
     camera = GridCamera()
     ctx = SimpleNamespace(config=parse_config(""), manager=None)
     screen = CameraCalibrationScreen(ctx, open_capture=lambda: camera, save_to=tmp_path / "camera.json")
@@ -311,6 +317,7 @@ def test_a_board_without_stickers_is_found_by_four_rough_taps_confirmed_and_lear
     screen.on_enter()
     frames(2)
     assert "No stickers seen" in screen.instruction.text and "top left" in screen.instruction.text
+    assert screen.status.text.startswith("No stickers seen, and the board's grid was not found")
     assert find(screen, text="Clear the taps").height >= 48
     for k, (x, y) in enumerate(rough_taps(off=0.3)):
         touch_at(*frame_to_window(screen, x, y))
@@ -354,4 +361,45 @@ def test_a_board_without_stickers_is_found_by_four_rough_taps_confirmed_and_lear
     for point, name in game.items():
         letters[point] = {"red": "R", "black": "K"}[name]
     assert read_image(grid_board(game, seed=7), profile).letters == letters
+    screen.on_leave()
+
+
+def test_a_board_without_stickers_has_its_grid_found_by_itself_and_proposed_to_confirm(
+    ui: UI, tmp_path: Path
+) -> None:
+    """No stickers in view: the screen finds the board's grid on the picture by itself
+    (``vision/grid_find.py``) and draws it to be confirmed, no taps needed; "Grid is right" goes
+    on to the empty board. Tapping the corners instead rejects it (the taps' grid replaces it)."""
+    from app import i18n
+    from app.ui.camera_calibration import CameraCalibrationScreen
+    from tests.render_grid_board import CORNERS, rough_taps
+
+    camera = GridCamera()
+    ctx = SimpleNamespace(config=parse_config(""), manager=None)
+    screen = CameraCalibrationScreen(ctx, open_capture=lambda: camera, save_to=tmp_path / "camera.json")
+    ui.show(screen)
+    screen.on_enter()
+    frames(2)
+    assert screen.session.step is Step.CORNERS and screen.session.grid_to_confirm
+    assert screen.status.text == "The board's grid was found on the picture by itself."
+    assert "Grid is right" in screen.instruction.text
+    kept = np.array(screen.session.profile.picture_corners)
+    assert np.abs(kept - CORNERS).max() < 0.1 * 358 / 9
+    assert find(screen, text="Grid is right").height >= 48
+    screen.next_frame()
+    ui.screenshot("camera-calibration-found-en")
+    i18n.set_language("de")
+    try:
+        screen.refresh()
+        assert screen.status.text.startswith("Das Raster des Bretts wurde auf dem Bild von selbst gefunden")
+        ui.screenshot("camera-calibration-found-de")
+    finally:
+        i18n.set_language("en")
+    screen.refresh()
+    # the user says no by tapping the corners: the proposal is dropped for the taps' grid
+    for x, y in rough_taps(off=0.3):
+        touch_at(*frame_to_window(screen, x, y))
+    assert screen.status.text.startswith("The grid was found on the board's printed lines")
+    tap(find(screen, text="Grid is right"))
+    assert screen.session.step is Step.EMPTY and "Take every peg off" in screen.instruction.text
     screen.on_leave()

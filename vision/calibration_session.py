@@ -75,6 +75,11 @@ MESSAGES: dict[str, str] = {
         "No printed lines were found near the taps: the grid follows them as tapped, so tap exactly"
         " on the corner points."
     ),
+    "grid-found-itself": "The board's grid was found on the picture by itself.",
+    "grid-not-found-itself": (
+        "No stickers seen, and the board's grid was not found on the picture for sure: tap its four"
+        " corner points."
+    ),
     "no-grid": "No grid yet: tap the board's four corner points on the picture first.",
     "corners-set": "The four corner holes are set.",
     "empty-learnt": "Empty holes learnt.",
@@ -314,6 +319,21 @@ class CalibrationSession:
         self.profile = replace(measured, picture_corners=None)
         self.step = Step.EMPTY
         return Outcome(True, "corners-set")
+
+    def find_grid(self, frame: NDArray[np.uint8]) -> Outcome:
+        """No stickers in view: the board's grid found in ``frame`` by itself
+        (:func:`vision.grid_find.find_corners`) and proposed like four taps' grid, for the user
+        to confirm or to tap the corners instead; refused when not found for sure."""
+        from vision.grid_find import GridNotFoundHere, find_corners
+
+        try:
+            points = find_corners(frame, self.profile.rows, self.profile.cols)
+        except GridNotFoundHere:
+            return Outcome(False, "grid-not-found-itself")
+        self.corners = []
+        self.profile = replace(self.profile, picture_corners=(points[0], points[1], points[2], points[3]))
+        self.grid_to_confirm = True
+        return Outcome(True, "grid-found-itself")
 
     def confirm_grid(self) -> Outcome:
         """The user saw the grid drawn over the picture and says it lies on the board."""

@@ -100,23 +100,32 @@ def _line_points(
     return found, clear
 
 
-def _outer_lines_shift(
-    grey: NDArray[np.float32], h: NDArray[np.float64], rows: int, cols: int
-) -> tuple[int, int]:
-    """Whether the grid sits one line off: (du, dv), each -1, 0 or 1.
-
-    Refining can settle one whole line off (taps half a pitch out, faint lines): every
-    intersection then still finds a line. What tells is the ends: a board's outermost printed
-    line has board beyond it, no line. Per direction, the response of every line from one
-    before the grid to one after is measured along its length, and the grid moves one line
-    when the line it would take in is clearly printed and the one it would let go is not."""
+def upright_lines(
+    grey: NDArray[np.float32], h: NDArray[np.float64], rows: int, cols: int, margin: float
+) -> NDArray[np.float32]:
+    """The thin dark lines of the picture warped upright (grid point (u, v) at ((u + margin) *
+    :data:`VIEW_PITCH`, ...)): a black-hat filter that keeps what is thinner than a quarter pitch."""
     import cv2
     import numpy as np
 
-    margin = 1.6
     view, _ = _upright(grey, h, rows, cols, margin)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (VIEW_PITCH // 4 * 2 + 1,) * 2)
-    lines = cv2.morphologyEx(view, cv2.MORPH_BLACKHAT, kernel)
+    return np.asarray(cv2.morphologyEx(view, cv2.MORPH_BLACKHAT, kernel), dtype=np.float32)
+
+
+def outer_line_strengths(
+    grey: NDArray[np.float32], h: NDArray[np.float64], rows: int, cols: int
+) -> tuple[list[float], list[float]]:
+    """How clearly each line is printed, from one before the grid to one after: (the lines down,
+    columns -1 .. cols; the lines across, rows -1 .. rows).
+
+    Per line the median along its length of the strongest thin-dark response within two view
+    pixels of where it should be: a line hidden under fewer than half its length of stones still
+    counts, bare board (or the board's wide edge) gives nearly nothing."""
+    import numpy as np
+
+    margin = 1.6
+    lines = upright_lines(grey, h, rows, cols, margin)
 
     def responses(n: int, along: int, axis: int) -> list[float]:
         lo, hi = round((margin - 0.5) * VIEW_PITCH), round((along - 1 + margin + 0.5) * VIEW_PITCH)
@@ -127,9 +136,22 @@ def _outer_lines_shift(
             out.append(float(np.median(band.max(axis=axis))))
         return out
 
+    return responses(cols, rows, 1), responses(rows, cols, 0)
+
+
+def _outer_lines_shift(
+    grey: NDArray[np.float32], h: NDArray[np.float64], rows: int, cols: int
+) -> tuple[int, int]:
+    """Whether the grid sits one line off: (du, dv), each -1, 0 or 1.
+
+    Refining can settle one whole line off (taps half a pitch out, faint lines): every
+    intersection then still finds a line. What tells is the ends: a board's outermost printed
+    line has board beyond it, no line. Per direction the grid moves one line when the line it
+    would take in is clearly printed and the one it would let go is not."""
+    import numpy as np
+
     shifts = []
-    for n, along, axis in ((cols, rows, 1), (rows, cols, 0)):
-        r = responses(n, along, axis)
+    for r in outer_line_strengths(grey, h, rows, cols):
         typical = float(np.median(r[1:-1])) or 1e-6
         first, last, before, after = r[1], r[-2], r[0], r[-1]
         if before > 0.5 * typical and last < 0.25 * typical:
@@ -155,11 +177,7 @@ def refine_corners(
 
     if len(corners) != 4:
         raise ValueError(f"refine_corners: four corner points needed, got {len(corners)}")
-    grey = (
-        cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        if image.ndim == 3
-        else image.astype(np.float32)
-    )
+    grey = grey_of(image)
     h = homography_from_corners(list(corners), rows, cols)
     grid = hole_grid_points(rows, cols)
     for _ in range(passes):
@@ -185,3 +203,21 @@ def refine_corners(
         h = h @ np.array([[1.0, 0.0, du], [0.0, 1.0, dv], [0.0, 0.0, 1.0]])
     out = project(h, np.array([[0, 0], [cols - 1, 0], [cols - 1, rows - 1], [0, rows - 1]], dtype=np.float64))
     return [(float(x), float(y)) for x, y in out]
+
+
+def clear_share(grey: NDArray[np.float32], h: NDArray[np.float64], rows: int, cols: int) -> float:
+    """The share of intersections where both printed lines are seen clearly near where ``h``
+    puts them: how well a located grid fits the picture (stones hide some)."""
+    view, _ = _upright(grey, h, rows, cols)
+    _found, clear = _line_points(view, rows, cols)
+    return float(clear.mean())
+
+
+def grey_of(image: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """The picture as float grey, as the line search reads it."""
+    import cv2
+    import numpy as np
+
+    if image.ndim == 3:
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.float32)
+    return np.asarray(image, dtype=np.float32)

@@ -4,16 +4,19 @@
   ``--json`` prints exactly ``{"holes": [[".", "R", ...], ...], "unsure": [[row, col], ...],
   "colours": {"R": "red", ...}}`` (``?`` marks an unsure hole in ``holes``). ``--grid 19x19
   --corners "x,y x,y x,y x,y"`` (TL, TR, BR, BL grid points in pixels) reads any grid without
-  stickers; ``--refine`` takes them as rough taps and moves them onto the board's printed lines.
-  A profile calibrated with ``--corners`` keeps them: later pictures of that fixed camera need none.
+  stickers; ``--refine`` takes them as rough taps and moves them onto the board's printed lines;
+  ``--grid`` alone finds a board's printed grid by itself (``vision/grid_find.py``) or says in one
+  line to give ``--corners``. A profile calibrated with corners (given or found) keeps them: later
+  pictures of that fixed camera need none.
 - Letters: a profile's letters are its own (each learnt colour has one letter and one name), and
   ``read`` says them. Given on the command line they default to the app's (R red, B blue,
   G green, Y yellow, W white, K black); Go data's ``B`` for black is given as ``--peg
   B=black:IMAGE`` or, for ``--labelled`` rows, ``--letters B=black,W=white``.
 - ``calibrate --out FILE (--camera SPEC | --empty IMAGE --peg [R=]red:IMAGE ...) [--plan]`` walks
   the app's guided calibration (``app/commands/vision_calibrate.py``): the empty board, then per
-  colour one peg in the hole it names; a board without stickers is found by ``--grid --corners
-  [--refine]`` once, and the corners are saved in the profile; ``--labelled IMAGE=ROWS.txt ...``
+  colour one peg in the hole it names; a board without stickers is found by ``--grid`` alone (on
+  the first picture, or the camera's, shown to confirm) or ``--grid --corners [--refine]`` once,
+  and the corners are saved in the profile; ``--labelled IMAGE=ROWS.txt ...``
   instead learns from pictures with their ground truth.
 - ``watch [--camera SPEC] [--show] [--save DIR]`` runs the live reader and prints each released
   reading; ``--show`` shows the camera with what it sees drawn on it (needs an OpenCV with
@@ -158,12 +161,32 @@ def _image(path: str) -> Any:
 
 
 def _check_grid_args(args: argparse.Namespace) -> list[tuple[float, float]] | None:
+    """The ``--corners`` given (None: none, or ``--grid`` alone, whose grid is then found)."""
     corners = _corners(args.corners)
-    if (corners is None) != (args.grid is None):
-        raise UsageError(tr("--grid and --corners go together"))
+    if corners is not None and args.grid is None:
+        raise UsageError(tr("--corners needs --grid ROWSxCOLS (the board's size in points)"))
     if args.refine and corners is None:
         raise UsageError(tr("--refine moves --corners onto the printed lines: give --grid and --corners"))
     return corners
+
+
+def _found(args: argparse.Namespace, image: Any) -> list[tuple[float, float]]:
+    """``--grid`` without ``--corners``: the board's grid found in ``image`` by itself."""
+    from vision.grid_find import GridNotFoundHere, find_corners
+    from vision.profile import parse_grid
+
+    rows, cols = parse_grid(args.grid)
+    try:
+        return find_corners(image, rows, cols)
+    except GridNotFoundHere as exc:
+        raise UsageError(
+            tr(
+                "--grid {grid}: the board's grid was not found by itself ({cause}): give its four outer"
+                ' grid points as --corners "x,y x,y x,y x,y" (TL, TR, BR, BL; add --refine for rough ones)',
+                grid=args.grid,
+                cause=exc.cause,
+            )
+        ) from None
 
 
 def _refined(
@@ -203,6 +226,8 @@ def _read(args: argparse.Namespace) -> int:
     image = _image(args.image)
     if corners is not None:
         corners = _refined(args, image, corners)
+    elif args.grid is not None:
+        corners = _found(args, image)
     if corners is None and profile.picture_corners is None and len(profile.markers) < 2:
         raise UsageError(
             tr(
@@ -234,6 +259,12 @@ def colour_word(name: str) -> str:
 
 
 # -- calibrate -------------------------------------------------------------------------------
+def _first_picture(args: argparse.Namespace) -> str | None:
+    """The first picture of the board given (``--labelled`` or ``--empty``): where it is located."""
+    labelled = args.labelled[0].partition("=")[0] if args.labelled else None
+    return labelled or (args.empty[0] if args.empty else None)
+
+
 def _calibrate(args: argparse.Namespace) -> int:
     from app.commands.vision_calibrate import CalibrateError, run
     from vision.calibration import learn_empty, learn_labelled, with_board_colour
@@ -243,12 +274,18 @@ def _calibrate(args: argparse.Namespace) -> int:
     profile = _profile(args, must_exist=bool(args.profile))
     if corners is not None:  # a board without stickers: its corners kept for the fixed camera
         if args.refine:  # refined on the first picture of the board
-            first = (args.labelled[0].partition("=")[0] if args.labelled else None) or (
-                args.empty[0] if args.empty else None
-            )
+            first = _first_picture(args)
             if first is None:
                 raise UsageError(tr("--refine: give --empty or --labelled pictures to find the lines on"))
             corners = _refined(args, _image(first), corners)
+    elif args.grid is not None and profile.picture_corners is None and not args.camera:
+        first = _first_picture(args)  # found on the first picture (a live camera: on its own)
+        if first is None:
+            raise UsageError(
+                tr("--grid without --corners: give --empty or --labelled pictures to find it on")
+            )
+        corners = _found(args, _image(first))
+    if corners is not None:
         profile = replace(profile, picture_corners=(corners[0], corners[1], corners[2], corners[3]))
     if args.letters and not args.labelled:
         raise UsageError(tr("--letters names the --labelled letters; with --peg give LETTER=NAME:IMAGE"))

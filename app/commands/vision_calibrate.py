@@ -156,8 +156,10 @@ def live(
     ask: Callable[[str], str],
     out: Callable[[str], None],
     colours: list[tuple[str, str]] | None = None,
+    find_grid: bool = False,
 ) -> CalibrationSession | None:
-    """The guided steps with the camera: prompts, Enter takes the pictures. None = stopped (q)."""
+    """The guided steps with the camera: prompts, Enter takes the pictures. None = stopped (q).
+    ``find_grid``: a board without stickers, its grid first found on the camera's picture."""
     from vision.calibration_session import FRAMES, CalibrationSession, Step
 
     session = CalibrationSession(profile, colours or colours_to_learn())
@@ -168,6 +170,9 @@ def live(
             drop_stale(capture)
         got = [capture.read() for _ in range(FRAMES)]
         return [f for f in got if f is not None]
+
+    if find_grid and not _found_and_accepted(session, frames, ask, out):
+        return None
 
     while session.step is not Step.DONE:
         if session.step is Step.EMPTY:
@@ -199,6 +204,38 @@ def live(
             outcome = session.learn_colour(pictures)
         out(say(outcome))
     return session
+
+
+def _found_and_accepted(
+    session: CalibrationSession,
+    frames: Callable[[], list[Any]],
+    ask: Callable[[str], str],
+    out: Callable[[str], None],
+) -> bool:
+    """The board's grid found on the camera's picture and shown by its corner pixels; Enter keeps
+    it (False: q, stopped). Raises :class:`CalibrateError` when it is not found."""
+    pictures = frames()
+    if not pictures:
+        raise CalibrateError(tr("No camera picture: check the camera and --camera."))
+    outcome = session.find_grid(pictures[-1])  # lines need no mean of frames
+    if not outcome.ok or session.profile.picture_corners is None:
+        raise CalibrateError(
+            tr(
+                "No stickers, and the board's grid was not found on the camera's picture: give its four"
+                ' outer grid points as --corners "x,y x,y x,y x,y" (TL, TR, BR, BL; add --refine for'
+                " rough ones)"
+            )
+        )
+    corners = " ".join(f"{x:.0f},{y:.0f}" for x, y in session.profile.picture_corners)
+    out(tr("The board's grid was found at --corners {corners} (TL, TR, BR, BL).", corners=repr(corners)))
+    try:
+        answer = ask(tr("Press Enter if those are the board's four outer grid points (q stops).")).strip()
+    except (EOFError, KeyboardInterrupt):
+        return False
+    if answer.lower() == "q":
+        return False
+    session.confirm_grid()
+    return True
 
 
 def run(args: argparse.Namespace, profile: BoardProfile, load: Callable[[str], Any]) -> int:
@@ -236,7 +273,9 @@ def run(args: argparse.Namespace, profile: BoardProfile, load: Callable[[str], A
         width, height = configured_size()  # the table's [board.camera] picture size
         capture = open_capture(args.camera, width=width, height=height)
         try:
-            session = live(profile, capture, input, out)
+            # --grid without --corners on a board with none kept: its grid is found first
+            find = bool(getattr(args, "grid", None)) and profile.picture_corners is None
+            session = live(profile, capture, input, out, find_grid=find)
         finally:
             capture.close()
         if session is None:

@@ -1,8 +1,10 @@
 """Camera calibration: touch the four corner holes, learn the empty board and each peg colour.
 
-A board without stickers (issue 30, point 6) is found by four taps on its corner points instead:
-the session moves them onto the board's printed lines, this screen draws that grid over the
-picture, and the user confirms it ("Grid is right") or taps again before the empty board.
+A board without stickers (issue 30, point 6) has its grid found on the picture by itself
+(``vision/grid_find.py``, once per session), or, when that is refused or the user taps instead,
+by four taps on its corner points that the session moves onto the board's printed lines. Either
+way this screen draws the grid over the picture, and the user confirms it ("Grid is right") or
+taps the four corners (again) before the empty board.
 
 The shell links this screen from settings when it imports (``make_screen``). The steps are
 :class:`vision.calibration_session.CalibrationSession` (UI-free, unit-tested); this screen shows
@@ -166,6 +168,7 @@ class CameraCalibrationScreen(Screen):
             except ProfileError as exc:
                 log.warning("ignoring the unreadable camera profile: %s", exc)
         self.session = CalibrationSession(profile, colours_to_learn())
+        self.grid_searched = False  # a board without stickers is looked for once per session
         self.message = ""
         self.refresh()
 
@@ -214,6 +217,12 @@ class CameraCalibrationScreen(Screen):
             seen = self.session.image_from_board(frame) is not None
             if seen != self.stickers_seen:  # no stickers: the words ask for the board's corners
                 self.stickers_seen = seen
+                self.refresh()
+            if not seen and not self.grid_searched and not self.session.corners:
+                # once per session (about a second): the grid found by itself is drawn to be
+                # confirmed; not found, the words ask for four taps
+                self.grid_searched = True
+                self._said(self.session.find_grid(frame))
                 self.refresh()
         self._show(self._annotated(frame))
 
