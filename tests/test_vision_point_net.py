@@ -7,6 +7,7 @@ is one clear line and the rule path. Torch is never needed here."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import cv2
@@ -195,3 +196,28 @@ def test_a_damaged_net_bias_is_refused_naming_the_field(value: object) -> None:
     data["point_net"] = {"bias": value}
     with pytest.raises(ProfileError, match=r"point_net\.bias"):
         profile_from_json(data)
+
+
+def test_the_command_line_calibrates_a_labelled_grid_for_the_net_and_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.cli import main
+
+    image, corners, letters = pale_board(np.random.default_rng(5))
+    picture, rows, profile = tmp_path / "pale.png", tmp_path / "rows.txt", tmp_path / "profile.json"
+    cv2.imwrite(str(picture), image)
+    rows.write_text(
+        "\n".join("".join(letters[r * 9 : (r + 1) * 9]) for r in range(9)) + "\n", encoding="utf-8"
+    )
+    grid = ["--grid", "9x9", "--corners", " ".join(f"{x:.0f},{y:.0f}" for x, y in corners)]
+    labelled = ["--labelled", f"{picture}={rows}", "--letters", "B=black,W=white"]
+    assert main(["vision", "calibrate", "--reader", "net", *labelled, *grid, "--out", str(profile)]) == 0
+    assert profile_from_json(json.loads(profile.read_text())).net_bias is not None
+    capsys.readouterr()
+    assert main(["vision", "read", str(picture), "--profile", str(profile), "--json"]) == 0
+    read = json.loads(capsys.readouterr().out)
+    assert [c for row in read["holes"] for c in row] == letters
+    # the net needs labelled pictures of a grid read by corners: said in one line, nothing written
+    other = tmp_path / "other.json"
+    assert main(["vision", "calibrate", "--reader", "net", "--empty", str(picture), "--out", str(other)]) == 2
+    assert "--reader net: give --labelled pictures" in capsys.readouterr().err and not other.exists()
