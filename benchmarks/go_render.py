@@ -113,7 +113,8 @@ def draw_varied(
     or an Othello-like board (green felt, lines *between* the points, discs at the cells'
     centres); stones lifted toward the camera up to 0.4 pitch; a strongly coloured lamp (a gain
     per sensor channel of 0.2-1.0 behind the camera's colour matrix, ``vision_lamps.relight``);
-    hot spots that clip; a white balance that is off; blur, noise, JPEG. Returns the picture,
+    hot spots that clip; thin sunlit streaks and soft shadows across the board; star points; a white
+    balance that is off; blur, noise, JPEG. Returns the picture,
     the four outer points (TL, TR, BR, BL), the letters per point and what was drawn.
 
     Separate from :func:`draw` so that the pictures :func:`draw` makes for a seed (tests,
@@ -164,8 +165,22 @@ def draw_varied(
             cv2.line(
                 img, (round(p[0]), round(p[1])), (round(q[0]), round(q[1])), ink.tolist(), width, cv2.LINE_AA
             )
-    letters = ["."] * (size * size)
     pitch = float(np.linalg.norm(np.subtract(corners[1], corners[0]))) / (size - 1)
+    if not othello and size >= 9:  # star points: small dark dots on empty points
+        edge = 3 if size >= 13 else 2
+        stars = [
+            (edge, edge),
+            (edge, size - 1 - edge),
+            (size - 1 - edge, edge),
+            (size - 1 - edge, size - 1 - edge),
+        ]
+        if size % 2:
+            stars.append((size // 2, size // 2))
+        for r, c in stars:
+            x, y = project(hm, np.array([[c, r]], dtype=np.float64))[0]
+            dot = max(2, round(pitch * rng.uniform(0.06, 0.14)))
+            cv2.circle(img, (round(x), round(y)), dot, ink.tolist(), -1, cv2.LINE_AA)
+    letters = ["."] * (size * size)
     radius = pitch * (rng.uniform(0.36, 0.46) if othello else rng.uniform(0.42, 0.49))
     lift = rng.uniform(0.0, 0.4)
     count = int(rng.integers(0, int(0.7 * size * size)))
@@ -182,7 +197,7 @@ def draw_varied(
             0,
             0,
             360,
-            (board * rng.uniform(0.4, 0.8)).tolist(),
+            (board * rng.uniform(0.25, 0.8)).tolist(),
             -1,
             cv2.LINE_AA,
         )
@@ -207,6 +222,20 @@ def draw_varied(
         pts = np.array([[rng.uniform(0, w), rng.uniform(0, h)] for _ in range(4)], np.int32)
         cv2.fillConvexPoly(sun, cv2.convexHull(pts), 1.0)
         img *= 1 + rng.uniform(0.3, 1.4) * cv2.GaussianBlur(sun, (0, 0), 2)[:, :, None]
+    if rng.random() < 0.35:  # a thin sunlit streak across the board (through a blind's slats)
+        streak = np.zeros((h, w), np.float32)
+        x0, y0 = rng.uniform(0, w), rng.uniform(0, h)
+        angle_s = rng.uniform(0, np.pi)
+        dx, dy = 2000 * np.cos(angle_s), 2000 * np.sin(angle_s)
+        thick = max(2, round(pitch * rng.uniform(0.1, 0.7)))
+        cv2.line(streak, (round(x0 - dx), round(y0 - dy)), (round(x0 + dx), round(y0 + dy)), 1.0, thick)
+        img *= 1 + rng.uniform(0.3, 1.5) * cv2.GaussianBlur(streak, (0, 0), rng.uniform(0.5, 3))[:, :, None]
+    if rng.random() < 0.35:  # a soft shadow (a hand, a cup, the camera's stand) over part of the board
+        shade_mask = np.zeros((h, w), np.float32)
+        pts = np.array([[rng.uniform(0, w), rng.uniform(0, h)] for _ in range(5)], np.int32)
+        cv2.fillConvexPoly(shade_mask, cv2.convexHull(pts), 1.0)
+        soft = cv2.GaussianBlur(shade_mask, (0, 0), rng.uniform(2, 30))
+        img *= 1 - rng.uniform(0.3, 0.7) * soft[:, :, None]
     for _ in range(int(rng.integers(0, 3))):  # hot spots, up to clipping
         gx, gy, sigma = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(20, 160)
         blob = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sigma**2))
