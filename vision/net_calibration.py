@@ -109,6 +109,22 @@ def with_net_bias(
     return dataclasses.replace(profile, net_bias=fit_bias(logits, occupied))
 
 
+def one_kind(found: NDArray[np.intp], dark: NDArray[np.bool_]) -> NDArray[np.intp]:
+    """Of the points ``found`` in a picture showing one new colour, those the net calls dark, or
+    those it calls light, whichever are more (a tie: all): one colour's pieces are one of the
+    two, and a glint or a shadow the net took for a piece of the other kind must not widen the
+    colour until the next colour "looks like" it (gobonline: three black stones and three
+    sunlit points made "black" so wide that the white stone was refused)."""
+    import numpy as np
+
+    if len(found) == 0:
+        return found
+    darks = int(dark[found].sum())
+    if darks * 2 == len(found):
+        return found
+    return np.asarray(found[dark[found] == (darks * 2 > len(found))], dtype=np.intp)
+
+
 def calibrate_picture(
     image: NDArray[np.uint8],
     corners: Sequence[tuple[float, float]],
@@ -127,7 +143,7 @@ def calibrate_picture(
     grid (``rows``, ``cols``) and what to sample (``features``); its models are replaced."""
     import numpy as np
 
-    from vision.point_net import PointNetError, piece_logit
+    from vision.point_net import PointNetError, dark_logit, piece_logit
     from vision.reader import read_image
 
     first = read_image(image, profile, corners=list(corners), net=net or None)
@@ -144,11 +160,11 @@ def calibrate_picture(
         return profile
     if first.net_logits is None:
         raise PointNetError("the point net could not be loaded (see the log)")
-    piece = piece_logit(first.net_logits)
+    piece, dark = piece_logit(first.net_logits), dark_logit(first.net_logits) > 0
     learnt: list[int] = []
     for letter in colours:
         shown = np.flatnonzero((labels == EMPTY) | (labels == letter))
-        seen = [np.flatnonzero(piece[shown] >= 0.0).tolist()]
+        seen = [one_kind(np.flatnonzero(piece[shown] >= 0.0), dark[shown]).tolist()]
         name = names.get(letter, letter)
         profile, used = learn_seen_colour(profile, letter, name, [first.features[shown]], seen)
         learnt += shown[used].tolist()
