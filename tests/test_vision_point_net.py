@@ -54,18 +54,18 @@ def _read(image: np.ndarray, corners: list[tuple[float, float]], letters: list[s
     return score(got.letters, letters, 19)
 
 
-@pytest.mark.parametrize(("seed", "lamp"), [(5, "blue"), (3, "pink"), (0, "orange")])
+@pytest.mark.parametrize(("seed", "lamp"), [(5, "blue"), (3, "pink"), (3, "warm")])
 def test_the_net_reads_a_drawn_board_under_a_coloured_lamp_where_the_rules_fail(seed: int, lamp: str) -> None:
-    """Calibrated under white light, read under a strongly coloured one. The rules read these
-    boards with 5-6 points wrong (blue, pink) or leave 244 of 361 unsure (orange: their
-    dimmed-channel check); the net reads every point right, at most 10 unsure. Not every lamp:
-    on seed 2 under cyan the net reads 25 points wrong, the rules 23 (docs/vision.md)."""
+    """Calibrated under white light, read under a strongly coloured one: the rules read 5-6 points
+    of these boards wrong, the net none (at most 10 unsure). Cases where the net does this, not
+    every lamp: over six boards and eight lamps it reads 192 points wrong, the rules 489, and on
+    some (seed 2 or 4 under cyan) the net is the worse (``vision_point_net.py --drawn-lamps 6``)."""
     image, corners, letters = _drawn(seed)
     net = _read(image, corners, letters, lamp, net=True)
     assert len(net.wrong) == 0, net.wrong
     assert len(net.unsure) <= 10, net.unsure
     rules = _read(image, corners, letters, lamp, net=False)
-    assert len(rules.wrong) > 0 or len(rules.unsure) > 100  # what the net is for
+    assert len(rules.wrong) > 0  # what the net is for
 
 
 def pale_board(rng: np.random.Generator) -> tuple[np.ndarray, list[tuple[float, float]], list[str]]:
