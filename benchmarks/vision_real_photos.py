@@ -435,7 +435,7 @@ def main() -> int:
     )
     parser.add_argument("--model", type=Path, help="with --reader net: this ONNX model, not the shipped one")
     parser.add_argument(
-        "--with-rules", action="store_true", help="with --reader net: read only where the net and the rules agree"
+        "--with-rules", action="store_true", help="--reader net: read only where the net and the rules agree"
     )
     args = parser.parse_args()
     if args.sets:
