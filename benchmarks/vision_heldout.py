@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/vision_heldout.py --repo OWNER/NAME=GIT_DIR ... [--cache DIR]
     .venv/bin/python benchmarks/vision_heldout.py --check      # labels and photos only, no reading
     .venv/bin/python benchmarks/vision_heldout.py              # the held-out table (and the in-sample one)
+    .venv/bin/python benchmarks/vision_heldout.py --reader net # the same, calibrated for the point net
 
 ``benchmarks/real_photos/heldout.json`` lists the held-out sets: four repositories that issue 30
 reserves for independent measurement (OliverBenz/Go_Game, curious-attempt-bunny/go-vision,
@@ -81,7 +82,9 @@ def check(cache: Path) -> list[str]:
     return problems
 
 
-def measure_heldout(cache: Path, details: bool = False) -> tuple[list[SetFigures], list[str]]:
+def measure_heldout(
+    cache: Path, details: bool = False, net: bool = False
+) -> tuple[list[SetFigures], list[str]]:
     """The goal table's figures per held-out set; ``details``: also print, per calibration photo,
     whether it was accepted and each photo read's wrong and unsure counts (a refused calibration
     is read anyway, forced with the labels, to show why; it never counts in the table)."""
@@ -96,7 +99,7 @@ def measure_heldout(cache: Path, details: bool = False) -> tuple[list[SetFigures
                 f"{entry['name']}: photos not in {folder} (run with --repo {entry['repo']}=GIT_DIR)"
             )
             continue
-        runs, _left = leave_one_out(folder, labels=labels)
+        runs, _left = leave_one_out(folder, labels=labels, net=net)
         figures.append(set_figures(str(entry["name"]), runs, list(load_truths(folder, labels))))
         if details:
             print(f"{entry['name']}: per calibration photo, each photo read as wrong/unsure of its points")
@@ -124,7 +127,11 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="check the labels and photos only; read nothing")
     parser.add_argument("--no-in-sample", action="store_true", help="print only the held-out table")
     parser.add_argument("--details", action="store_true", help="per calibration photo, every photo read")
+    parser.add_argument(
+        "--reader", choices=("rules", "net"), default="rules", help="the rule path or the point net (opt-in)"
+    )
     args = parser.parse_args()
+    net = args.reader == "net"
     cache = args.cache or cache_dir()
     for item in args.repo:
         name, sep, path = item.partition("=")
@@ -150,7 +157,7 @@ def main() -> int:
         return 0
     not_labelled = load_heldout().get("not_labelled", {})
     print("HELD OUT (never used for training, tuning or tests; labels made by looking, not by the reader):")
-    print_sets(*measure_heldout(cache, args.details))
+    print_sets(*measure_heldout(cache, args.details, net))
     assert isinstance(not_labelled, dict)
     for repo, why in not_labelled.items():
         print(f"NOT MEASURED: {repo}: {why}")
@@ -159,7 +166,7 @@ def main() -> int:
         print(
             "IN-SAMPLE (the tuning sets of benchmarks/real_photos/sets.json; see each set's in_sample note):"
         )
-        print_sets(*measure_sets(args.shared, cache))
+        print_sets(*measure_sets(args.shared, cache, net))
     return 0
 
 

@@ -172,14 +172,19 @@ def run(folder: Path, calibration_photo: str = CALIBRATION_PHOTO) -> tuple[list[
 
 
 def leave_one_out(
-    folder: Path, labelled: bool = False, quartiles: bool = False, labels: Path | None = None
+    folder: Path,
+    labelled: bool = False,
+    quartiles: bool = False,
+    labels: Path | None = None,
+    net: bool = False,
 ) -> tuple[list[Calibration], list[str]]:
-    """Every photo that can calibrate does so in turn; returns the runs and the photos left out."""
+    """Every photo that can calibrate does so in turn; returns the runs and the photos left out.
+    ``net``: calibrated for and read by the point net."""
     truths = load_truths(folder, labels)
     colours = {letter for t in truths.values() for letter in t.letters} - {"."}
     usable = [name for name, t in truths.items() if can_calibrate(t, colours)]
     left_out = [name for name in truths if name not in usable]
-    return [read_others(folder, truths, name, labelled, quartiles) for name in usable], left_out
+    return [read_others(folder, truths, name, labelled, quartiles, net=net) for name in usable], left_out
 
 
 def worst_per_photo(runs: list[Calibration]) -> dict[str, tuple[float, str]]:
