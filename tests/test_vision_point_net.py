@@ -221,3 +221,19 @@ def test_the_command_line_calibrates_a_labelled_grid_for_the_net_and_reads_it(
     other = tmp_path / "other.json"
     assert main(["vision", "calibrate", "--reader", "net", "--empty", str(picture), "--out", str(other)]) == 2
     assert "--reader net: give --labelled pictures" in capsys.readouterr().err and not other.exists()
+
+
+def test_a_colour_is_learnt_from_the_kind_of_piece_the_net_sees_most() -> None:
+    """One new colour per calibration picture: the pieces the net calls dark, or those it calls
+    light, whichever are more; a sunlit point it took for a light piece among black stones is no
+    example of black (gobonline: it made black so wide that the white stone was refused)."""
+    from vision.net_calibration import one_kind
+
+    found = np.array([0, 3, 5, 7])
+    dark = np.zeros(10, bool)
+    dark[[0, 3, 5]] = True
+    assert one_kind(found, dark).tolist() == [0, 3, 5]
+    assert one_kind(found, ~dark).tolist() == [0, 3, 5]  # now three light and one dark: the light
+    dark[5] = False
+    assert one_kind(found, dark).tolist() == [0, 3, 5, 7]  # a tie: no majority to judge by
+    assert one_kind(np.array([], dtype=np.intp), dark).tolist() == []
