@@ -103,3 +103,156 @@ def draw(rng: np.random.Generator, size: int = 19) -> tuple[np.ndarray, list[tup
         _ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])
         out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
     return out, corners, letters
+
+
+def draw_varied(
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, list[tuple[float, float]], list[str], dict[str, object]]:
+    """A board drawn with far more variety than :func:`draw`, for training the point net
+    (``benchmarks/train_point_net.py``): Go boards of 9, 13 or 19 lines in wood from pale to dark,
+    or an Othello-like board (green felt, lines *between* the points, discs at the cells'
+    centres); stones lifted toward the camera up to 0.4 pitch; a strongly coloured lamp (a gain
+    per sensor channel of 0.2-1.0 behind the camera's colour matrix, ``vision_lamps.relight``);
+    hot spots that clip; thin sunlit streaks and soft shadows across the board; star points; a white
+    balance that is off; blur, noise, JPEG. Returns the picture,
+    the four outer points (TL, TR, BR, BL), the letters per point and what was drawn.
+
+    Separate from :func:`draw` so that the pictures :func:`draw` makes for a seed (tests,
+    benchmarks) stay as they were.
+    """
+    import cv2
+    import numpy as np
+
+    from benchmarks.vision_lamps import relight
+    from vision.sampling import homography_from_corners, project
+
+    othello = rng.random() < 0.3
+    size = 8 if othello else int(rng.choice([9, 13, 19, 19]))
+    w, h = 1280, 960
+    cx, cy = w / 2 + rng.uniform(-80, 80), h / 2 + rng.uniform(-50, 50)
+    half = rng.uniform(260, 430)
+    top = half * rng.uniform(0.6, 1.0)
+    jitter = 0.05 * half
+    corners = [
+        (cx - top + rng.uniform(-jitter, jitter), cy - half * 0.9 + rng.uniform(-jitter, jitter)),
+        (cx + top + rng.uniform(-jitter, jitter), cy - half * 0.9 + rng.uniform(-jitter, jitter)),
+        (cx + half + rng.uniform(-jitter, jitter), cy + half * 0.9 + rng.uniform(-jitter, jitter)),
+        (cx - half + rng.uniform(-jitter, jitter), cy + half * 0.9 + rng.uniform(-jitter, jitter)),
+    ]
+    hm = homography_from_corners(corners, size, size)
+    img = np.zeros((h, w, 3), np.float32)
+    img[:] = rng.uniform(20, 220, 3)
+    if othello:  # green felt or painted board
+        board = np.array([rng.uniform(20, 110), rng.uniform(70, 170), rng.uniform(10, 70)], np.float32)
+    else:  # wood from pale maple to dark stained
+        shade = rng.uniform(0.3, 1.1)
+        board = (
+            np.array([rng.uniform(50, 150), rng.uniform(120, 200), rng.uniform(160, 240)], np.float32) * shade
+        )
+    board = np.clip(board, 5, 250)
+    lo, hi = (-1.0, size) if othello else (-0.7, size - 0.3)
+    outline = project(hm, np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], dtype=np.float64))
+    cv2.fillConvexPoly(img, outline.astype(np.int32), board.tolist())
+    grain = cv2.GaussianBlur(rng.normal(0, 1, (h // 8, w // 8)).astype(np.float32), (0, 0), 1.5)
+    img *= 1 + rng.uniform(0.0, 0.1) * cv2.resize(grain, (w, h))[:, :, None]
+    ink = board * rng.uniform(0.1, 0.6)
+    width = int(rng.integers(1, 4))
+    offsets = [k - 0.5 for k in range(size + 1)] if othello else list(range(size))
+    ends = (-0.5, size - 0.5) if othello else (0, size - 1)
+    for k in offsets:
+        for a, b in (((k, ends[0]), (k, ends[1])), ((ends[0], k), (ends[1], k))):
+            p, q = project(hm, np.array([a, b], dtype=np.float64))
+            cv2.line(
+                img, (round(p[0]), round(p[1])), (round(q[0]), round(q[1])), ink.tolist(), width, cv2.LINE_AA
+            )
+    pitch = float(np.linalg.norm(np.subtract(corners[1], corners[0]))) / (size - 1)
+    if not othello and size >= 9:  # star points: small dark dots on empty points
+        edge = 3 if size >= 13 else 2
+        stars = [
+            (edge, edge),
+            (edge, size - 1 - edge),
+            (size - 1 - edge, edge),
+            (size - 1 - edge, size - 1 - edge),
+        ]
+        if size % 2:
+            stars.append((size // 2, size // 2))
+        for r, c in stars:
+            x, y = project(hm, np.array([[c, r]], dtype=np.float64))[0]
+            dot = max(2, round(pitch * rng.uniform(0.06, 0.14)))
+            cv2.circle(img, (round(x), round(y)), dot, ink.tolist(), -1, cv2.LINE_AA)
+    letters = ["."] * (size * size)
+    radius = pitch * (rng.uniform(0.36, 0.46) if othello else rng.uniform(0.42, 0.49))
+    lift = rng.uniform(0.0, 0.4)
+    count = int(rng.integers(0, int(0.7 * size * size)))
+    for point in rng.choice(size * size, size=count, replace=False):
+        letters[int(point)] = "B" if rng.random() < 0.5 else "W"
+    dark = rng.uniform(8, 60)
+    pale = rng.uniform(170, 250)
+    for point in np.flatnonzero(np.array(letters) != "."):
+        x, y = project(hm, np.array([[point % size, point // size - lift]], dtype=np.float64))[0]
+        cv2.ellipse(
+            img,
+            (round(x + 0.15 * radius), round(y + 0.35 * radius)),
+            (round(radius), round(radius * 0.8)),
+            0,
+            0,
+            360,
+            (board * rng.uniform(0.25, 0.8)).tolist(),
+            -1,
+            cv2.LINE_AA,
+        )
+    for point in np.flatnonzero(np.array(letters) != "."):
+        x, y = project(hm, np.array([[point % size, point // size - lift]], dtype=np.float64))[0]
+        base = dark * rng.uniform(0.8, 1.2) if letters[point] == "B" else pale * rng.uniform(0.93, 1.03)
+        tint = np.array([base * rng.uniform(0.95, 1.08), base, base * rng.uniform(0.92, 1.04)])
+        cv2.circle(img, (round(x), round(y)), round(radius), tint.tolist(), -1, cv2.LINE_AA)
+        if othello and rng.random() < 0.5:  # a disc's rim of the other colour
+            rim = (np.full(3, 235.0) if letters[point] == "B" else np.full(3, 25.0)).tolist()
+            cv2.circle(img, (round(x), round(y + radius * 0.12)), round(radius), rim, 1, cv2.LINE_AA)
+        spot = (round(x - radius * 0.3), round(y - radius * 0.3))
+        cv2.circle(
+            img, spot, max(1, round(radius * 0.25)), (tint + rng.uniform(5, 70)).tolist(), -1, cv2.LINE_AA
+        )
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = ((xx - w / 2) * np.cos(angle) + (yy - h / 2) * np.sin(angle)) / w
+    img *= (rng.uniform(0.5, 1.3) * (1 + rng.uniform(0, 0.9) * ramp))[:, :, None]
+    if rng.random() < 0.3:  # a patch of sun
+        sun = np.zeros((h, w), np.float32)
+        pts = np.array([[rng.uniform(0, w), rng.uniform(0, h)] for _ in range(4)], np.int32)
+        cv2.fillConvexPoly(sun, cv2.convexHull(pts), 1.0)
+        img *= 1 + rng.uniform(0.3, 1.4) * cv2.GaussianBlur(sun, (0, 0), 2)[:, :, None]
+    if rng.random() < 0.35:  # a thin sunlit streak across the board (through a blind's slats)
+        streak = np.zeros((h, w), np.float32)
+        x0, y0 = rng.uniform(0, w), rng.uniform(0, h)
+        angle_s = rng.uniform(0, np.pi)
+        dx, dy = 2000 * np.cos(angle_s), 2000 * np.sin(angle_s)
+        thick = max(2, round(pitch * rng.uniform(0.1, 0.7)))
+        cv2.line(streak, (round(x0 - dx), round(y0 - dy)), (round(x0 + dx), round(y0 + dy)), 1.0, thick)
+        img *= 1 + rng.uniform(0.3, 1.5) * cv2.GaussianBlur(streak, (0, 0), rng.uniform(0.5, 3))[:, :, None]
+    if rng.random() < 0.35:  # a soft shadow (a hand, a cup, the camera's stand) over part of the board
+        shade_mask = np.zeros((h, w), np.float32)
+        pts = np.array([[rng.uniform(0, w), rng.uniform(0, h)] for _ in range(5)], np.int32)
+        cv2.fillConvexPoly(shade_mask, cv2.convexHull(pts), 1.0)
+        soft = cv2.GaussianBlur(shade_mask, (0, 0), rng.uniform(2, 30))
+        img *= 1 - rng.uniform(0.3, 0.7) * soft[:, :, None]
+    for _ in range(int(rng.integers(0, 3))):  # hot spots, up to clipping
+        gx, gy, sigma = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(20, 160)
+        blob = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sigma**2))
+        img += (rng.uniform(40, 260) * blob)[:, :, None]
+    if rng.random() < 0.6:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.8))
+    img += rng.normal(0, rng.uniform(0, 7), img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    lamp = (1.0, 1.0, 1.0)
+    if rng.random() < 0.6:  # a strongly coloured lamp (the brightest channel 1)
+        gains = rng.uniform(0.2, 1.0, 3)
+        lamp = tuple(float(v) for v in gains / gains.max())
+        out = relight(out, lamp)  # type: ignore[arg-type]
+    if rng.random() < 0.5:  # a white balance that is off
+        out = np.clip(out.astype(np.float32) * rng.uniform(0.8, 1.25, 3), 0, 255).astype(np.uint8)
+    if rng.random() < 0.7:
+        _ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])
+        out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    info: dict[str, object] = {"size": size, "othello": othello, "lift": round(float(lift), 3), "lamp": lamp}
+    return out, corners, letters, info

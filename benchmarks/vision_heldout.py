@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/vision_heldout.py --check      # labels and photos only, no reading
     .venv/bin/python benchmarks/vision_heldout.py              # the held-out table (and the in-sample one)
     .venv/bin/python benchmarks/vision_heldout.py --find-grid  # the same, located by vision/grid_find.py
+    .venv/bin/python benchmarks/vision_heldout.py --reader net # the same, calibrated for the point net
 
 ``benchmarks/real_photos/heldout.json`` lists the held-out sets: four repositories that issue 30
 reserves for independent measurement (OliverBenz/Go_Game, curious-attempt-bunny/go-vision,
@@ -85,7 +86,7 @@ def check(cache: Path) -> list[str]:
 
 
 def measure_heldout(
-    cache: Path, details: bool = False, find_grid: bool = False
+    cache: Path, details: bool = False, find_grid: bool = False, net: bool = False
 ) -> tuple[list[SetFigures], list[str]]:
     """The goal table's figures per held-out set; ``details``: also print, per calibration photo,
     whether it was accepted and each photo read's wrong and unsure counts (a refused calibration
@@ -112,10 +113,12 @@ def measure_heldout(
             print(f"{entry['name']}: grid found {found}, refused {refused}, wrong {wrong}")
             colours = {letter for t in truths.values() for letter in t.letters} - {"."}
             runs = [
-                read_others(folder, truths, name) for name, t in truths.items() if can_calibrate(t, colours)
+                read_others(folder, truths, name, net=net)
+                for name, t in truths.items()
+                if can_calibrate(t, colours)
             ]
         else:
-            runs, _left = leave_one_out(folder, labels=labels)
+            runs, _left = leave_one_out(folder, labels=labels, net=net)
         figures.append(set_figures(str(entry["name"]), runs, list(load_truths(folder, labels))))
         if details:
             print(f"{entry['name']}: per calibration photo, each photo read as wrong/unsure of its points")
@@ -148,7 +151,11 @@ def main() -> int:
         action="store_true",
         help="locate every photo by vision.grid_find instead of its labelled corners (issue 30 point 6)",
     )
+    parser.add_argument(
+        "--reader", choices=("rules", "net"), default="rules", help="the rule path or the point net (opt-in)"
+    )
     args = parser.parse_args()
+    net = args.reader == "net"
     cache = args.cache or cache_dir()
     for item in args.repo:
         name, sep, path = item.partition("=")
@@ -174,7 +181,7 @@ def main() -> int:
         return 0
     not_labelled = load_heldout().get("not_labelled", {})
     print("HELD OUT (never used for training, tuning or tests; labels made by looking, not by the reader):")
-    print_sets(*measure_heldout(cache, args.details, args.find_grid))
+    print_sets(*measure_heldout(cache, args.details, args.find_grid, net))
     assert isinstance(not_labelled, dict)
     for repo, why in not_labelled.items():
         print(f"NOT MEASURED: {repo}: {why}")
@@ -183,7 +190,7 @@ def main() -> int:
         print(
             "IN-SAMPLE (the tuning sets of benchmarks/real_photos/sets.json; see each set's in_sample note):"
         )
-        print_sets(*measure_sets(args.shared, cache))
+        print_sets(*measure_sets(args.shared, cache, net))
     return 0
 
 

@@ -2,11 +2,14 @@
 
     .venv/bin/python benchmarks/vision_real_photos.py [--shared ../shared] [--calibrate PHOTO] [--details]
         [--quartiles]
-    .venv/bin/python benchmarks/vision_real_photos.py --sets [--cache DIR]
+    .venv/bin/python benchmarks/vision_real_photos.py --sets [--cache DIR] [--reader net [--model ONNX]]
 
 ``--sets``: the same, per set, for every set listed in ``benchmarks/real_photos/sets.json``
 whose photos are here (gobonline from ``../shared``, the others from the cache that
-``benchmarks/fetch_real_photos.py`` fills), with the figures of issue 30's goal table.
+``benchmarks/fetch_real_photos.py`` fills), with the figures of issue 30's goal table;
+``--reader net`` calibrates for and reads by the point net (``vision/point_net.py``; in-sample
+for the shipped model, which was trained on these sets: ``benchmarks/vision_point_net.py`` gives
+the leave-one-set-out figures).
 
 By default every photo that can calibrate (its ground truth shows every stone colour of the set:
 a calibration needs one peg of each player) calibrates in turn and the other six photos are read
@@ -100,7 +103,7 @@ def can_calibrate(truth: GroundTruth, colours: set[str]) -> bool:
 
 
 def calibrate(
-    folder: Path, truth: GroundTruth, labelled: bool = False, quartiles: bool = False
+    folder: Path, truth: GroundTruth, labelled: bool = False, quartiles: bool = False, net: bool = False
 ) -> BoardProfile:
     """A profile from one photo, learnt the way the app's calibration learns it.
 
@@ -112,27 +115,26 @@ def calibrate(
     ``labelled``: learn every stone from the ground truth instead (``learn_labelled``), for
     comparison with the figures before 2026-11. ``quartiles``: nine numbers per hole (lower
     quartile, median, upper quartile of the disc) as the peg board's guided calibration samples.
+    ``net``: read by the point net (``vision/point_net.py``): each colour is learnt from the
+    points where the net sees a piece, and the net's piece logit is refitted on the photo's
+    empty points and those pieces (``calibration.with_net_bias``).
     """
-    import numpy as np
+    import dataclasses
 
-    from vision.calibration import learn_colour, learn_empty, learn_labelled, with_board_colour
+    from vision.calibration import learn_labelled
+    from vision.net_calibration import calibrate_picture
     from vision.profile import BoardProfile
     from vision.reader import read_image
 
     rows, cols = truth.size
     profile = BoardProfile(rows=rows, cols=cols, features=9 if quartiles else 3)
-    first = read_image(_image(folder, Path(truth.file_name).name), profile, corners=list(truth.corners))
-    assert first.features is not None
+    image = _image(folder, Path(truth.file_name).name)
     if labelled:
-        return learn_labelled(profile, [(first.features, truth.letters)], NAMES)
-    letters = np.array(truth.letters)
-    assert first.samples is not None
-    profile = with_board_colour(profile, first.samples.gaps)
-    profile = learn_empty(profile, [first.features[letters == "."]])
-    for letter in sorted(set(truth.letters) - {"."}):
-        shown = (letters == ".") | (letters == letter)
-        profile, _ = learn_colour(profile, letter, NAMES[letter], [first.features[shown]])
-    return profile
+        first = read_image(image, profile, corners=list(truth.corners))
+        assert first.features is not None
+        forced = learn_labelled(profile, [(first.features, truth.letters)], NAMES)
+        return dataclasses.replace(forced, net_bias=0.0) if net else forced
+    return calibrate_picture(image, list(truth.corners), profile, truth.letters, NAMES, net=net)
 
 
 def read_others(
@@ -142,6 +144,7 @@ def read_others(
     labelled: bool = False,
     quartiles: bool = False,
     itself: bool = False,
+    net: bool = False,
 ) -> Calibration:
     """Calibrate on ``calibration_photo`` and read the set's other photos (``itself``: read only the
     calibration photo, for sets of one photo per board)."""
@@ -150,10 +153,10 @@ def read_others(
 
     refused = ""
     try:
-        profile = calibrate(folder, truths[calibration_photo], labelled, quartiles)
+        profile = calibrate(folder, truths[calibration_photo], labelled, quartiles, net)
     except ProfileError as exc:  # what the app says; read anyway with the labels, to show why
         refused = str(exc)
-        profile = calibrate(folder, truths[calibration_photo], labelled=True, quartiles=quartiles)
+        profile = calibrate(folder, truths[calibration_photo], labelled=True, quartiles=quartiles, net=net)
     results = []
     for name, truth in truths.items():
         if (name == calibration_photo) != itself:
@@ -169,14 +172,19 @@ def run(folder: Path, calibration_photo: str = CALIBRATION_PHOTO) -> tuple[list[
 
 
 def leave_one_out(
-    folder: Path, labelled: bool = False, quartiles: bool = False, labels: Path | None = None
+    folder: Path,
+    labelled: bool = False,
+    quartiles: bool = False,
+    labels: Path | None = None,
+    net: bool = False,
 ) -> tuple[list[Calibration], list[str]]:
-    """Every photo that can calibrate does so in turn; returns the runs and the photos left out."""
+    """Every photo that can calibrate does so in turn; returns the runs and the photos left out.
+    ``net``: calibrated for and read by the point net."""
     truths = load_truths(folder, labels)
     colours = {letter for t in truths.values() for letter in t.letters} - {"."}
     usable = [name for name, t in truths.items() if can_calibrate(t, colours)]
     left_out = [name for name in truths if name not in usable]
-    return [read_others(folder, truths, name, labelled, quartiles) for name in usable], left_out
+    return [read_others(folder, truths, name, labelled, quartiles, net=net) for name in usable], left_out
 
 
 def worst_per_photo(runs: list[Calibration]) -> dict[str, tuple[float, str]]:
@@ -330,23 +338,28 @@ def _all(figures: list[SetFigures]) -> SetFigures:
     )
 
 
-def measure_sets(shared: Path, cache: Path) -> tuple[list[SetFigures], list[str]]:
+def measure_sets(shared: Path, cache: Path, net: bool = False) -> tuple[list[SetFigures], list[str]]:
     """Leave-one-out on every set that is here; the figures per set, and the sets not measured."""
     found, missing = available_sets(shared, cache)
     figures = []
     for entry, folder, labels in found:
         truths = load_truths(folder, labels)
-        figures.append(set_figures(str(entry["name"]), set_runs(entry, folder, truths), list(truths)))
+        figures.append(set_figures(str(entry["name"]), set_runs(entry, folder, truths, net), list(truths)))
     return figures, missing
 
 
-def set_runs(entry: dict[str, object], folder: Path, truths: dict[str, GroundTruth]) -> list[Calibration]:
+def set_runs(
+    entry: dict[str, object], folder: Path, truths: dict[str, GroundTruth], net: bool = False
+) -> list[Calibration]:
     """The set's calibrations by its protocol: every photo showing every colour calibrates and the
-    others are read, or (``"protocol": "self"``, one photo per board) each reads itself."""
+    others are read, or (``"protocol": "self"``, one photo per board) each reads itself.
+    ``net``: calibrated for and read by the point net."""
     if entry.get("protocol") == "self":
-        return [read_others(folder, truths, name, itself=True) for name in truths]
+        return [read_others(folder, truths, name, itself=True, net=net) for name in truths]
     colours = {letter for t in truths.values() for letter in t.letters} - {"."}
-    return [read_others(folder, truths, name) for name, t in truths.items() if can_calibrate(t, colours)]
+    return [
+        read_others(folder, truths, name, net=net) for name, t in truths.items() if can_calibrate(t, colours)
+    ]
 
 
 def print_details(run: Calibration) -> None:
@@ -422,11 +435,22 @@ def main() -> int:
     parser.add_argument(
         "--cache", type=Path, default=None, help="the sets' photo cache (fetch_real_photos.py)"
     )
+    parser.add_argument(
+        "--reader", choices=("rules", "net"), default="rules", help="with --sets: the rules or the point net"
+    )
+    parser.add_argument("--model", type=Path, help="with --reader net: this ONNX model, not the shipped one")
+    parser.add_argument(
+        "--with-rules", action="store_true", help="--reader net: read only where the net and the rules agree"
+    )
     args = parser.parse_args()
     if args.sets:
         from benchmarks.fetch_real_photos import cache_dir
+        from vision import point_net
+        from vision.point_net import use_model
 
-        print_sets(*measure_sets(args.shared, args.cache or cache_dir()))
+        use_model(args.model)
+        point_net.WITH_RULES = args.with_rules
+        print_sets(*measure_sets(args.shared, args.cache or cache_dir(), net=args.reader == "net"))
         return 0
     folder = args.shared / "datasets" / "gobonline"
     if args.calibrate:

@@ -1,13 +1,15 @@
 """Speed of the whole per-frame path at 1280x960 on one core, and the cost of each stage.
 
     .venv/bin/python benchmarks/vision_speed.py [--frames 300] [--setup NAME]
-    .venv/bin/python benchmarks/vision_speed.py --grid [--frames 300] [--lamp orange]
+    .venv/bin/python benchmarks/vision_speed.py --grid [--frames 300] [--lamp orange] [--reader net]
 
 ``--grid``: a 19x19 Go board drawn by ``benchmarks/go_render.py`` at 1280x960, read by its four
 corners with a median profile learnt from the same drawing (the real photos' path: every check
 of the corner grids included); there is nothing to locate per frame. ``--lamp``: the frames
 relit by a lamp of ``benchmarks/vision_lamps.py`` after calibration, so that the check of a
 channel the lamp dimmed (one more classification per such channel) is in the figure.
+``--reader net``: the grid read by the point net (``vision/point_net.py``: the patches and one
+batched forward through OpenCV's dnn module per frame) instead of the rules.
 
 ``--setup`` takes one of ``benchmarks/vision_unseen.py``'s setups instead (e.g. the smallest pegs,
 ``pine-tee-small-yellow``, whose small sampling disc makes the reader warp at twice the pitch),
@@ -46,6 +48,7 @@ def main() -> int:
     parser.add_argument(
         "--lamp", default="", help="--grid: frames relit by this lamp of vision_lamps.py (a dimmed channel)"
     )
+    parser.add_argument("--reader", choices=("rules", "net"), default="rules", help="--grid: read by")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     corners = None
@@ -65,6 +68,8 @@ def main() -> int:
         profile = learn_labelled(blank, [(first.features, letters)], {"B": "black", "W": "white"})
         assert first.samples is not None
         profile = with_board_colour(profile, first.samples.gaps)
+        if args.reader == "net":
+            profile = replace(profile, net_bias=0.0)
         if args.lamp:
             from vision_lamps import LAMPS, relight
 

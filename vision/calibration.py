@@ -85,6 +85,8 @@ def learn_colour(
     colour's pegs (``table99 vision calibrate --peg``, the real-photo benchmark). The app's
     guided calibration (:class:`vision.calibration_session.CalibrationSession`) names the hole
     instead and looks at nothing else.
+    A profile read by the point net learns its colours with
+    :func:`vision.net_calibration.learn_seen_colour` instead.
     """
     import numpy as np
 

@@ -113,6 +113,9 @@ class BoardProfile:
     extra: Mapping[str, Any] = field(default_factory=dict)
     # a board without stickers: the outer grid points in the fixed camera's picture, pixels
     picture_corners: tuple[Point, Point, Point, Point] | None = None
+    # read by the point net (vision/point_net.py): the shift of its piece logit fitted on the
+    # calibration's own picture; None = the rule path (profiles from before the net, peg board)
+    net_bias: float | None = None
 
     @property
     def hole_count(self) -> int:
@@ -170,6 +173,8 @@ class BoardProfile:
             **({"empty_holes": self._own_json()} if self.empty_holes else {}),
             "colours": {c.letter: c.to_json() for c in self.colours},
         }
+        if self.net_bias is not None:
+            data["point_net"] = {"bias": round(self.net_bias, 4)}
         if self.picture_corners is not None:
             data["picture_corners"] = {
                 name: list(p) for name, p in zip(CORNERS, self.picture_corners, strict=True)
@@ -330,6 +335,14 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
     if picture is not None and not isinstance(picture, dict):
         raise ProfileError(f"{where} picture_corners", "expected an object with the four corner points")
     corners = [_point(f"{where} picture_corners.{n}", picture.get(n)) for n in CORNERS] if picture else None
+    net_json = data.get("point_net")
+    net_bias = None
+    if net_json is not None:
+        if not isinstance(net_json, dict):
+            raise ProfileError(f"{where} point_net", f'expected {{"bias": number}}, got {net_json!r}')
+        net_bias = _number(f"{where} point_net.bias", net_json.get("bias"))
+        if not -10.0 <= net_bias <= 10.0:
+            raise ProfileError(f"{where} point_net.bias", f"must be -10..10, got {net_bias}")
     return BoardProfile(
         rows=rows,
         cols=cols,
@@ -346,6 +359,7 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
         empty=empty,
         colours=tuple(colours),
         picture_corners=(corners[0], corners[1], corners[2], corners[3]) if corners else None,
+        net_bias=net_bias,
     )
 
 

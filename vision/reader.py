@@ -15,10 +15,13 @@ compared with the previous frame; any change above a threshold means something m
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from vision import point_net
 from vision.classify import (
     GLARE_CLIPPED,
     Classified,
@@ -37,6 +40,7 @@ from vision.classify import (
     short_of_colour,
 )
 from vision.markers import MarkerFinder, image_from_grid, median_colour, paper_by_sticker
+from vision.point_net import PointNet, PointNetError, default_net, net_reading, point_patches
 from vision.profile import EMPTY, UNSURE, BoardProfile, ProfileError
 from vision.sampling import Sampler, Samples, homography_from_corners
 from vision.stability import Stabiliser
@@ -45,6 +49,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+_log = logging.getLogger(__name__)
 Found = dict[int, "NDArray[np.float64]"]  # stickers found: their corners in the picture, by id
 
 MOTION_LOG_THRESHOLD = 0.12  # per sample, log units (about 12%)
@@ -65,6 +70,7 @@ class FrameResult:
     samples: Samples | None = None
     features: NDArray[np.float64] | None = None
     stages: dict[str, float] = field(default_factory=dict)
+    net_logits: NDArray[np.float32] | None = None  # the point net's (points, 3), when it read
 
     @property
     def unsure(self) -> list[int]:
@@ -85,9 +91,24 @@ class BoardReader:
         relocate_every: int = 90,
         watch_hands: bool = True,
         timing: bool = False,
+        net: bool | None = None,
     ) -> None:
         self.profile = profile
         self.sampler = sampler_for(profile)
+        # the point net reads grids of median profiles whose calibration fitted it (net_bias),
+        # or when asked (``net=True``: a calibration wants its outputs); a model that cannot be
+        # loaded leaves the rule path, said once in ``net_problem`` (the app always starts)
+        self.net: PointNet | None = None
+        self.net_problem = ""
+        self.last_logits: NDArray[np.float32] | None = None
+        self.net_seconds = 0.0  # the last frame's patches and forward (benchmarks/vision_speed.py)
+        wanted = profile.net_bias is not None if net is None else net
+        if wanted and profile.features == 3:
+            try:
+                self.net = default_net()
+            except PointNetError as exc:
+                self.net_problem = f"{exc}; reading by the rules instead"
+                _log.warning("%s", self.net_problem)
         self.classifier = (
             Classifier(profile.empty, profile.colours, empty_holes=profile.empty_holes)
             if profile.empty is not None and profile.colours
@@ -183,6 +204,16 @@ class BoardReader:
         # and --labelled ones read by stickers read as before (review of issue 13); quartile
         # profiles (the peg board's guided calibration) as well
         medians = features.shape[1] == 3 and self.fixed is not None
+        self.last_logits = None
+        by_net = None
+        if self.net is not None and features.shape[1] == 3 and self.profile.net_bias is not None:
+            started = time.perf_counter()
+            self.last_logits = logits = self.net_logits(samples)
+            self.net_seconds = time.perf_counter() - started
+            by_net = net_reading(logits, self.profile.net_bias, self.classifier, features)
+            if not point_net.WITH_RULES:
+                self._doubt_covered(by_net, samples, moving)
+                return by_net, features
         noise = noise_spread(samples.holes, samples.gaps, rows, cols) if medians else None
         classifier = self.classifier
         result = classifier.classify(features, noise)
@@ -241,12 +272,30 @@ class BoardReader:
         for i in np.flatnonzero(doubtful):
             result.letters[int(i)] = UNSURE
         result.confidence = np.where(doubtful, 0.0, result.confidence)
+        if by_net is not None:  # the net and the rules must agree (point_net.WITH_RULES)
+            differ = np.array([a != b for a, b in zip(result.letters, by_net.letters, strict=True)])
+            for i in np.flatnonzero(differ):
+                by_net.letters[int(i)] = UNSURE
+            by_net.confidence = np.where(differ, 0.0, by_net.confidence)
+            result = by_net
+        self._doubt_covered(result, samples, moving)
+        return result, features
+
+    def _doubt_covered(self, result: Classified, samples: Samples, moving: bool | None) -> None:
+        """Live frames: the points around a gap that changed (a hand over the board) are unsure."""
+        import numpy as np
+
         if self.watch_hands and moving is not None:
             covered = self.gap_watch.covered_holes(samples.gaps, still=not moving)
             for i in np.flatnonzero(covered):
                 result.letters[int(i)] = UNSURE
             result.confidence = np.where(covered, 0.0, result.confidence)
-        return result, features
+
+    def net_logits(self, samples: Samples) -> NDArray[np.float32]:
+        """The point net's (points, 3) logits for this frame: one batched forward."""
+        assert self.net is not None
+        rows, cols = self.profile.rows, self.profile.cols
+        return self.net.logits(point_patches(samples.warped, samples.gaps, rows, cols, self.sampler.pitch))
 
     def glints(
         self, samples: Samples, features: NDArray[np.float64]
@@ -300,8 +349,6 @@ class BoardReader:
 
     # -- the whole path --------------------------------------------------------------------
     def process(self, frame: NDArray[np.uint8]) -> FrameResult:
-        import time
-
         if getattr(frame, "ndim", 0) != 3 or frame.shape[2] != 3 or frame.dtype.name != "uint8":
             shape = getattr(frame, "shape", None)
             raise ValueError(f"expected a colour picture (height, width, 3) of bytes, got shape {shape}")
@@ -343,6 +390,8 @@ class BoardReader:
         t = clock()
         classified, features = self.classify(samples, moving)
         stages["classify"] = clock() - t
+        if self.last_logits is not None:
+            stages["net"] = self.net_seconds  # part of classify
         t = clock()
         released = self.stabiliser.update(classified.letters, moving)
         stages["stabilise"] = clock() - t
@@ -356,6 +405,7 @@ class BoardReader:
             samples,
             features,
             stages,
+            self.last_logits,
         )
 
 
@@ -391,10 +441,14 @@ def _shift(a: NDArray[np.float64], b: NDArray[np.float64], profile: BoardProfile
 
 
 def read_image(
-    image: NDArray[np.uint8], profile: BoardProfile, corners: Sequence[tuple[float, float]] | None = None
+    image: NDArray[np.uint8],
+    profile: BoardProfile,
+    corners: Sequence[tuple[float, float]] | None = None,
+    net: bool | None = None,
 ) -> FrameResult:
-    """Read one still image (no waiting for stillness): for ``vision read`` and calibration."""
-    reader = BoardReader(profile, corners=corners, still_frames=1)
+    """Read one still image (no waiting for stillness): for ``vision read`` and calibration.
+    ``net=True``: also the point net's outputs (``net_logits``), for a calibration that fits it."""
+    reader = BoardReader(profile, corners=corners, still_frames=1, net=net)
     if not reader.locate(image) or reader.homography is None:
         raise ProfileError(
             "image",
@@ -413,8 +467,12 @@ def read_image(
             reader.homography,
             samples=samples,
             features=features,
+            net_logits=reader.net_logits(samples) if reader.net is not None else None,
         )
     classified, features = reader.classify(samples)
+    logits = reader.last_logits
+    if logits is None and reader.net is not None:
+        logits = reader.net_logits(samples)
     return FrameResult(
         classified.letters,
         classified.confidence,
@@ -424,6 +482,7 @@ def read_image(
         tuple(classified.letters),
         samples,
         features,
+        net_logits=logits,
     )
 
 

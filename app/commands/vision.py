@@ -78,6 +78,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a picture and a text file with one row of letters per line (. empty)",
     )
     cal.add_argument(
+        "--reader",
+        choices=("rules", "net"),
+        default="rules",
+        help="net: a grid read by its corners is read by the point net, its bias fitted on the --labelled"
+        " pictures (docs/vision.md)",
+    )
+    cal.add_argument(
         "--letters",
         metavar="L=NAME,...",
         help="the colours the --labelled letters stand for, e.g. B=black,W=white for Go data (default:"
@@ -266,8 +273,11 @@ def _first_picture(args: argparse.Namespace) -> str | None:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from app.commands.vision_calibrate import CalibrateError, run
     from vision.calibration import learn_empty, learn_labelled, with_board_colour
+    from vision.point_net import fit_bias, piece_logit
     from vision.reader import read_image
 
     corners = _check_grid_args(args)
@@ -289,6 +299,11 @@ def _calibrate(args: argparse.Namespace) -> int:
         profile = replace(profile, picture_corners=(corners[0], corners[1], corners[2], corners[3]))
     if args.letters and not args.labelled:
         raise UsageError(tr("--letters names the --labelled letters; with --peg give LETTER=NAME:IMAGE"))
+    net = getattr(args, "reader", "rules") == "net"
+    if net and (not args.labelled or profile.picture_corners is None):
+        raise UsageError(
+            tr("--reader net: give --labelled pictures of a grid read by its corners (--grid --corners)")
+        )
     if not args.labelled:
         try:
             return run(args, profile, _image)
@@ -296,11 +311,12 @@ def _calibrate(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
 
     def shot(path: str) -> Any:
-        result = read_image(_image(path), profile, corners)
+        result = read_image(_image(path), profile, corners, net=net or None)
         return result
 
     if args.labelled:
         labelled = []
+        logits, occupied = [], []
         for item in args.labelled:
             image, sep, rows_file = item.partition("=")
             if not sep:
@@ -308,7 +324,14 @@ def _calibrate(args: argparse.Namespace) -> int:
             letters = _letters_file(rows_file, profile.rows, profile.cols)
             result = shot(image)
             labelled.append((result.features, letters))
+            if net and result.net_logits is not None:
+                logits += piece_logit(result.net_logits).tolist()
+                occupied += [letter != "." for letter in letters]
         profile = learn_labelled(profile, labelled, names=label_names(args.letters))
+        if net:
+            if not logits:
+                raise UsageError(tr("--reader net: the point net's model could not be loaded (see the log)"))
+            profile = replace(profile, net_bias=fit_bias(np.array(logits), np.array(occupied)))
     if args.empty:
         shots = [shot(p) for p in args.empty]
         profile = learn_empty(profile, [s.features for s in shots])
