@@ -1,4 +1,4 @@
-"""Go boards drawn at random, for training the learned piece test (``vision/patches.py``).
+"""Go boards drawn at random, for training the point net (``vision/point_net.py``).
 
 The peg board's renderers (``tests/render_board.py``, ``benchmarks/unseen_board.py``) draw holes;
 the real sets are Go boards (printed lines, stones standing on the points). This draws the
