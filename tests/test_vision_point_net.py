@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from pathlib import Path
 
 import cv2
@@ -237,3 +238,114 @@ def test_a_colour_is_learnt_from_the_kind_of_piece_the_net_sees_most() -> None:
     dark[5] = False
     assert one_kind(found, dark).tolist() == [0, 3, 5, 7]  # a tie: no majority to judge by
     assert one_kind(np.array([], dtype=np.intp), dark).tolist() == []
+
+
+# -- an outside review's findings (2026-11-28) ----------------------------------------------------
+
+
+def test_two_threads_reading_with_the_shared_net_at_once_do_not_crash_the_process() -> None:
+    """The camera source's thread and the calibration screen share the one loaded net; an OpenCV
+    net's setInput/forward pair is not thread-safe (without the lock: a segmentation fault)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import threading, numpy as np\n"
+        "from vision.point_net import PATCH, default_net\n"
+        "net = default_net()\n"
+        "rng = np.random.default_rng(0)\n"
+        "batches = [rng.normal(size=(n, 3, PATCH, PATCH)).astype(np.float32) for n in (361, 81)]\n"
+        "expected = [net.logits(b).copy() for b in batches]\n"
+        "wrong = []\n"
+        "def run(batch, want):\n"
+        "    for _ in range(300):\n"
+        "        if not np.allclose(net.logits(batch), want, atol=1e-4):\n"
+        "            wrong.append(1)\n"
+        "threads = [threading.Thread(target=run, args=pair) for pair in zip(batches, expected)]\n"
+        "[t.start() for t in threads]; [t.join() for t in threads]\n"
+        "print('wrong', len(wrong))\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "wrong 0", (done.returncode, done.stderr[-500:])
+
+
+def test_a_model_that_loads_but_gives_nan_is_refused_at_load_naming_the_file(tmp_path: Path) -> None:
+    """Damaged weights can still load; reading would then make every point unsure and a
+    calibration would save a bias of NaN that the profile refuses to load back."""
+    data = bytearray(MODEL_PATH.read_bytes())
+    data[20000:30000] = b"\xff" * 10000
+    bad = tmp_path / "point_net.onnx"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(PointNetError) as failed:
+        PointNet(bad)
+    assert str(bad) in str(failed.value) and "\n" not in str(failed.value)
+    with pytest.raises(PointNetError, match="non-finite"):
+        fit_bias(np.array([0.0, np.nan]), np.array([True, False]))
+
+
+def test_a_model_that_cannot_load_is_tried_once_not_on_every_frame(tmp_path: Path) -> None:
+    from vision.point_net import default_net
+
+    bad = tmp_path / "point_net.onnx"
+    bad.write_bytes(b"junk")
+    use_model(bad)
+    try:
+        with pytest.raises(PointNetError) as first:
+            default_net()
+        bad.unlink()  # a second load would now say "missing": the first answer is kept
+        with pytest.raises(PointNetError) as second:
+            default_net()
+        assert second.value is first.value
+    finally:
+        use_model(None)
+        point_net._loaded.pop(bad, None)
+
+
+def test_calibrating_again_for_the_rules_drops_an_earlier_nets_bias(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bias fitted for the net against colours the rules learnt since would be stale: the new
+    profile is read by the rules (command line and guided session alike)."""
+    from app.cli import main
+    from vision.calibration_session import CalibrationSession
+
+    image, corners, letters = pale_board(np.random.default_rng(5))
+    picture, rows = tmp_path / "pale.png", tmp_path / "rows.txt"
+    cv2.imwrite(str(picture), image)
+    rows.write_text(
+        "\n".join("".join(letters[r * 9 : (r + 1) * 9]) for r in range(9)) + "\n", encoding="utf-8"
+    )
+    grid = ["--grid", "9x9", "--corners", " ".join(f"{x:.0f},{y:.0f}" for x, y in corners)]
+    labelled = ["--labelled", f"{picture}={rows}", "--letters", "B=black,W=white"]
+    first, again = tmp_path / "net.json", tmp_path / "rules.json"
+    assert main(["vision", "calibrate", "--reader", "net", *labelled, *grid, "--out", str(first)]) == 0
+    assert profile_from_json(json.loads(first.read_text())).net_bias is not None
+    assert main(["vision", "calibrate", "--profile", str(first), *labelled, "--out", str(again)]) == 0
+    assert profile_from_json(json.loads(again.read_text())).net_bias is None
+    kept = profile_from_json(json.loads(first.read_text()))
+    assert CalibrationSession(kept, [("B", "black")]).profile.net_bias is None
+
+
+def test_a_grid_too_small_to_look_for_is_one_line_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.cli import main
+    from vision.calibration_session import CalibrationSession
+
+    image, _corners, _letters = pale_board(np.random.default_rng(5))
+    picture, rows = tmp_path / "pale.png", tmp_path / "rows.txt"
+    cv2.imwrite(str(picture), image)
+    rows.write_text("..\n..\n", encoding="utf-8")
+    out = tmp_path / "p.json"
+    args = ["vision", "calibrate", "--labelled", f"{picture}={rows}", "--grid", "2x2", "--out", str(out)]
+    code = main(args)
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "--grid 2x2: " in err and "--corners" in err and "\n" not in err and not out.exists()
+    session = CalibrationSession(BoardProfile(rows=2, cols=2), [("B", "black")])
+    assert session.find_grid(image).message == "grid-not-found-itself"
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)[:, :, None]  # (h, w, 1): a grey camera's frame
+    assert CalibrationSession(BoardProfile(rows=9, cols=9), [("B", "black")]).find_grid(grey).message

@@ -20,6 +20,17 @@ from vision.reader import read_image
 from vision.sampling import project
 
 
+def grid_looked_for(screen: Any) -> None:
+    """The screen looks for a board's grid on a worker thread: wait for it, then let the Clock
+    hand its result to the screen."""
+    assert screen.grid_tries > 0, "the screen did not look for the grid"
+    search = screen.grid_search
+    if search is not None:  # else it has answered already
+        search.join(30)
+    frames(2)
+
+
+
 def still(screen: Any) -> None:
     """Half a second of the still board: the frames a step of the calibration learns from."""
     from vision.calibration_session import FRAMES
@@ -316,6 +327,7 @@ def test_a_board_without_stickers_is_found_by_four_rough_taps_confirmed_and_lear
     ui.show(screen)
     screen.on_enter()
     frames(2)
+    grid_looked_for(screen)
     assert "No stickers seen" in screen.instruction.text and "top left" in screen.instruction.text
     assert screen.status.text.startswith("No stickers seen, and the board's grid was not found")
     assert find(screen, text="Clear the taps").height >= 48
@@ -380,6 +392,7 @@ def test_a_board_without_stickers_has_its_grid_found_by_itself_and_proposed_to_c
     ui.show(screen)
     screen.on_enter()
     frames(2)
+    grid_looked_for(screen)
     assert screen.session.step is Step.CORNERS and screen.session.grid_to_confirm
     assert screen.status.text == "The board's grid was found on the picture by itself."
     assert "Grid is right" in screen.instruction.text
@@ -402,4 +415,42 @@ def test_a_board_without_stickers_has_its_grid_found_by_itself_and_proposed_to_c
     assert screen.status.text.startswith("The grid was found on the board's printed lines")
     tap(find(screen, text="Grid is right"))
     assert screen.session.step is Step.EMPTY and "Take every peg off" in screen.instruction.text
+    screen.on_leave()
+
+
+def test_a_grid_not_found_on_the_first_frames_is_looked_for_again(
+    ui: UI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A camera's first frames are dark while its exposure settles: a refused search is tried
+    again a little later (on a worker thread, so the screen never freezes), and the grid found
+    then is proposed (the code before looked once per session and asked for taps)."""
+    from app.ui import camera_calibration
+    from app.ui.camera_calibration import CameraCalibrationScreen
+    from vision import grid_find
+
+    real = grid_find.find_corners
+    calls: list[int] = []
+
+    def dark_first(*args: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise grid_find.GridNotFoundHere("too dark")
+        return real(*args)
+
+    monkeypatch.setattr(grid_find, "find_corners", dark_first)
+    monkeypatch.setattr(camera_calibration, "GRID_RETRY_S", 0.0)
+    camera = GridCamera()
+    ctx = SimpleNamespace(config=parse_config(""), manager=None)
+    screen = CameraCalibrationScreen(ctx, open_capture=lambda: camera, save_to=tmp_path / "camera.json")
+    ui.show(screen)
+    screen.on_enter()
+    frames(2)
+    for _ in range(5):  # the screen's own 10 frames a second look again; wait for the answer
+        grid_looked_for(screen)
+        if screen.session.grid_to_confirm:
+            break
+        screen.next_frame()
+    assert len(calls) == 2 and screen.grid_tries == 2
+    assert screen.session.grid_to_confirm
+    assert screen.status.text == "The board's grid was found on the picture by itself."
     screen.on_leave()

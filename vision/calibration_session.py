@@ -258,9 +258,13 @@ class Outcome:
 
 class CalibrationSession:
     def __init__(self, profile: BoardProfile, colours: Sequence[tuple[str, str]] = DEFAULT_COLOURS) -> None:
+        import dataclasses
+
         from vision.markers import MarkerFinder
 
-        self.profile = profile
+        # the guided steps learn the rule path's models; a point net's bias fitted by an earlier
+        # calibration would be stale against them, so the new profile is read by the rules
+        self.profile = dataclasses.replace(profile, net_bias=None)
         self.colours = list(colours)
         self.step = Step.CORNERS
         self.colour_index = 0
@@ -328,7 +332,14 @@ class CalibrationSession:
 
         try:
             points = find_corners(frame, self.profile.rows, self.profile.cols)
-        except GridNotFoundHere:
+        except (GridNotFoundHere, ValueError):  # ValueError: a grid too small to look for
+            return Outcome(False, "grid-not-found-itself")
+        return self.propose_grid(points)
+
+    def propose_grid(self, points: Sequence[tuple[float, float]]) -> Outcome:
+        """A grid found by itself (the screen looks on a worker thread: it takes a second on a Pi)
+        proposed for the user to confirm; taps so far are dropped for it."""
+        if len(points) != 4:
             return Outcome(False, "grid-not-found-itself")
         self.corners = []
         self.profile = replace(self.profile, picture_corners=(points[0], points[1], points[2], points[3]))

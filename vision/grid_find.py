@@ -368,6 +368,8 @@ def find_corners(image: NDArray[np.uint8], rows: int, cols: int) -> list[Point]:
         )
     if image is None or getattr(image, "ndim", 0) not in (2, 3) or min(image.shape[:2]) < 32:
         raise ValueError("find_corners: expected a picture (height x width [x 3] pixels) of at least 32x32")
+    if image.ndim == 3 and image.shape[2] == 1:  # a grey camera's frame kept three-dimensional
+        image = image[:, :, 0]
     longest = max(image.shape[:2])
     scale = min(1.0, WORK_SIZE / longest) if longest >= MIN_WORK else MIN_WORK / longest
     small = (

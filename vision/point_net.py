@@ -25,6 +25,7 @@ naming the file): the reader then falls back to the rule path, the app always st
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -115,6 +116,8 @@ def fit_bias(piece: NDArray[np.float64], occupied: NDArray[np.bool_], limit: flo
     ``limit`` either way: adapts the net to the user's board and light without retraining it."""
     import numpy as np
 
+    if not np.isfinite(piece).all():
+        raise PointNetError("the point net gave non-finite outputs on the calibration picture")
     if not occupied.any() or occupied.all():
         return 0.0
     y = occupied.astype(np.float64)
@@ -141,7 +144,7 @@ class PointNet:
         if not self.path.is_file():
             raise PointNetError(f"{self.path}: the point net's model file is missing")
         try:
-            # the classic engine: 3-5 times faster than OpenCV 5's new one on these small
+            # the classic engine: about 3 times faster than OpenCV 5's new one on these small
             # convolutions (10.7 against 30 ms for 361 points on one core, measured here)
             engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
             if engine is None:  # OpenCV 4 has only the one engine
@@ -153,17 +156,37 @@ class PointNet:
             raise PointNetError(f"{self.path}: cannot load the point net ({first})") from None
         if self.net.empty():
             raise PointNetError(f"{self.path}: the point net's model file holds no network")
+        # the camera source's thread and the calibration screen may read at once, and an OpenCV
+        # net's setInput/forward pair is not thread-safe (two threads crash the process)
+        self._lock = threading.Lock()
+        self._check_outputs()
+
+    def _check_outputs(self) -> None:
+        """A model that loads can still be the wrong shape or give NaN (damaged weights): one
+        forward of a blank patch at load time says so once, instead of on every frame."""
+        import cv2
+        import numpy as np
+
+        try:
+            out = self.logits(np.zeros((2, 3, PATCH, PATCH), np.float32))
+        except (cv2.error, ValueError) as exc:
+            first = str(exc).strip().splitlines()[-1] if str(exc).strip() else "wrong shape"
+            raise PointNetError(f"{self.path}: the point net does not take its patches ({first})") from None
+        if not np.isfinite(out).all():
+            raise PointNetError(f"{self.path}: the point net gives non-finite outputs (damaged weights)")
 
     def logits(self, patches: NDArray[np.float32]) -> NDArray[np.float32]:
         """(n, 3) logits for (n, 3, PATCH, PATCH) patches: one forward for the whole batch."""
         import numpy as np
 
-        self.net.setInput(np.ascontiguousarray(patches, dtype=np.float32))
-        out = self.net.forward()
+        with self._lock:
+            self.net.setInput(np.ascontiguousarray(patches, dtype=np.float32))
+            out = self.net.forward()
         return np.asarray(out, dtype=np.float32).reshape(len(patches), 3)
 
 
-_loaded: dict[Path, PointNet] = {}
+_loaded: dict[Path, PointNet | PointNetError] = {}
+_loading = threading.Lock()
 _override: list[Path] = []
 
 
@@ -176,9 +199,16 @@ def use_model(path: Path | None) -> None:
 def default_net() -> PointNet:
     """The model in use, loaded once per process (:class:`PointNetError` when it cannot be)."""
     path = _override[0] if _override else MODEL_PATH
-    if path not in _loaded:
-        _loaded[path] = PointNet(path)
-    return _loaded[path]
+    with _loading:
+        if path not in _loaded:
+            try:
+                _loaded[path] = PointNet(path)
+            except PointNetError as exc:  # remembered: a frame a tenth of a second does not retry
+                _loaded[path] = exc
+        found = _loaded[path]
+    if isinstance(found, PointNetError):
+        raise found
+    return found
 
 
 def net_reading(

@@ -194,6 +194,8 @@ def _found(args: argparse.Namespace, image: Any) -> list[tuple[float, float]]:
                 cause=exc.cause,
             )
         ) from None
+    except ValueError as exc:  # (after its subclass above) a grid too small, a picture too small
+        raise UsageError(f"--grid {args.grid}: {exc}; give its four outer grid points as --corners") from None
 
 
 def _refined(
@@ -300,6 +302,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     if args.letters and not args.labelled:
         raise UsageError(tr("--letters names the --labelled letters; with --peg give LETTER=NAME:IMAGE"))
     net = getattr(args, "reader", "rules") == "net"
+    if not net:  # learnt for the rules: a net's bias from an earlier calibration would be stale
+        profile = replace(profile, net_bias=None)
     if net and (not args.labelled or profile.picture_corners is None):
         raise UsageError(
             tr("--reader net: give --labelled pictures of a grid read by its corners (--grid --corners)")

@@ -18,6 +18,8 @@ on Kivy's clock (a calibration needs a live picture, not speed).
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +37,9 @@ from app.games.board99.calibration_texts import message_text as message_text
 from app.i18n import tr
 from app.source_factories.camera import profile_path
 from app.ui.widgets import ACCENT, Background, BigButton, WrapLabel, colour_name
+
+GRID_TRIES = 5  # looks for a board without stickers at most this often per session
+GRID_RETRY_S = 2.0  # seconds between two looks
 
 log = logging.getLogger(__name__)
 NAME = "camera_calibration"
@@ -168,7 +173,11 @@ class CameraCalibrationScreen(Screen):
             except ProfileError as exc:
                 log.warning("ignoring the unreadable camera profile: %s", exc)
         self.session = CalibrationSession(profile, colours_to_learn())
-        self.grid_searched = False  # a board without stickers is looked for once per session
+        # a board without stickers is looked for on a worker thread, again every few seconds
+        # while it is not found (a camera's first frames are dark while its exposure settles)
+        self.grid_tries = 0
+        self.grid_search: threading.Thread | None = None
+        self.next_grid_try = 0.0
         self.message = ""
         self.refresh()
 
@@ -218,13 +227,45 @@ class CameraCalibrationScreen(Screen):
             if seen != self.stickers_seen:  # no stickers: the words ask for the board's corners
                 self.stickers_seen = seen
                 self.refresh()
-            if not seen and not self.grid_searched and not self.session.corners:
-                # once per session (about a second): the grid found by itself is drawn to be
-                # confirmed; not found, the words ask for four taps
-                self.grid_searched = True
-                self._said(self.session.find_grid(frame))
-                self.refresh()
+            if (
+                not seen
+                and not self.session.corners
+                and self.grid_search is None
+                and self.grid_tries < GRID_TRIES
+                and time.monotonic() >= self.next_grid_try
+            ):
+                self._search_grid(frame)
         self._show(self._annotated(frame))
+
+    def _search_grid(self, frame: Any) -> None:
+        """The board's grid looked for on a worker thread: a second or more on a Pi, which on the
+        UI thread would freeze the screen; the result comes back through the Clock."""
+        self.grid_tries += 1
+        session = self.session
+        rows, cols = session.profile.rows, session.profile.cols
+        picture = frame.copy()
+
+        def work() -> None:
+            from vision import grid_find
+
+            try:
+                points: list[tuple[float, float]] | None = grid_find.find_corners(picture, rows, cols)
+            except ValueError:  # GridNotFoundHere, or a grid too small to look for
+                points = None
+            Clock.schedule_once(lambda _dt: self._grid_searched(session, points))
+
+        self.grid_search = threading.Thread(target=work, name="grid-find", daemon=True)
+        self.grid_search.start()
+
+    def _grid_searched(self, session: Any, points: list[tuple[float, float]] | None) -> None:
+        from vision.calibration_session import Outcome, Step
+
+        self.grid_search = None
+        self.next_grid_try = time.monotonic() + GRID_RETRY_S
+        if session is not self.session or session.step is not Step.CORNERS or session.corners:
+            return  # started again, or tapped, while it looked
+        self._said(session.propose_grid(points) if points else Outcome(False, "grid-not-found-itself"))
+        self.refresh()
 
     def _annotated(self, frame: Any) -> Any:
         from vision.annotate import annotate
