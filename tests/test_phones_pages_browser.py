@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
+from tests.browser_pool import BrowserPool
 from tests.phones_browser_support import AXE, join_in_browser, page_seq, run_axe, screenshot
 from tests.phones_web_support import PhonesWeb
-from tests.web_support import make_driver, quit_driver, wait_for
+from tests.web_support import wait_for
 
 pytestmark = pytest.mark.slow
 PHONE, TABLET = (390, 844), (1024, 768)
@@ -41,7 +42,8 @@ def overflow(driver: Any, size: tuple[int, int]) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_every_phones_page_state_passes_axe_and_fits(phones: PhonesWeb, lang: str) -> None:
+def test_every_phones_page_state_passes_axe_and_fits(phones: PhonesWeb, lang: str,
+                                                     browsers: BrowserPool) -> None:
     if not AXE.is_file():
         pytest.skip(f"axe-core not found at {AXE}: run `bash scripts/setup dev` (npm install axe-core)")
     axe = AXE.read_text(encoding="utf-8")
@@ -64,8 +66,8 @@ def test_every_phones_page_state_passes_axe_and_fits(phones: PhonesWeb, lang: st
 
     table = phones.open_table(variant="quentin-c", people=2, computers=2, level="hard", hand_size=4, tokens=3,
                               computer_pause=0)
-    host = make_driver(language=lang, size=TABLET)
-    phone = make_driver(language=lang, size=PHONE)
+    host = browsers.take(language=lang, size=TABLET)
+    phone = browsers.take(language=lang, size=PHONE)
     try:
         for driver in (host, phone):
             driver.set_script_timeout(60)
@@ -102,7 +104,7 @@ def test_every_phones_page_state_passes_axe_and_fits(phones: PhonesWeb, lang: st
             wait_for(lambda: page_seq(phone) >= 0, what="the TV page")
             check(phone, f"{name}-playing", size, fit_height=True)
     finally:
-        quit_driver(host)
-        quit_driver(phone)
+        browsers.give_back(host)
+        browsers.give_back(phone)
     print(f"axe-core ({lang}): {checked} page states, {len(found)} problems")
     assert not found, "\n".join(found)
