@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from app.games.count99.phones import PhoneTable
-from tests.web_support import wait_for
+from tests.web_support import load_axe, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 AXE = Path(os.environ.get("TABLE99_AXE") or ROOT / "test-artifacts/axe/node_modules/axe-core/axe.min.js")
@@ -81,7 +81,7 @@ def click_a_card(driver: Any) -> None:
 
 
 def run_axe(driver: Any, axe: str) -> list[dict[str, Any]]:
-    driver.execute_script(axe)
+    load_axe(driver, axe)
     return list(driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations"
