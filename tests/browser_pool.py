@@ -6,8 +6,9 @@ the web display's and the phones' browser tests started about 30 of them on a 2-
 What a lent tab does not carry over from the test before: cookies (cleared for every site), the
 storage of the origin it was on (cleared), sessionStorage, scripts injected before a page's own
 (``Page.addScriptToEvaluateOnNewDocument``) and the emulated screen (all per tab: the old tab is
-closed), the script timeout. Every test serves its pages from its own server on a new port, so no
-origin (nor its HTTP cache entries) is shared between tests either.
+closed), the script timeout; and the new tab has the focus, as a new browser's first tab has. Every
+test serves its pages from its own server on a port of its own; where the system hands a port out
+again, the origin's storage was cleared when its last test gave the tab back.
 
 A test that needs the browser process itself to go away (a phone that leaves) may still quit a lent
 driver: it is not lent again. ``make_driver`` remains for a test that wants its own browser.
@@ -43,6 +44,9 @@ def fresh_tab(driver: Any) -> None:
             driver.switch_to.window(handle)
             driver.close()
     driver.switch_to.window(fresh)
+    # a tab opened this way shows but has no focus (document.hasFocus() false), unlike a new browser's
+    # first tab: pages that keep the keyboard's focus through redraws behaved otherwise
+    driver.execute_cdp_cmd("Page.bringToFront", {})
     driver.set_script_timeout(SCRIPT_TIMEOUT_S)
 
 

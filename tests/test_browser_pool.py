@@ -1,6 +1,6 @@
 """The browser tests' shared Chromium (tests/browser_pool.py): a tab lent again carries nothing of
 the test before it: no cookie, no stored item, no script injected before the page's own, no
-emulated screen of the last test's size."""
+emulated screen of the last test's size; and its page has the focus, as a new browser's has."""
 
 from __future__ import annotations
 
@@ -40,8 +40,8 @@ def test_a_browser_lent_again_is_the_same_one_with_nothing_left_of_the_last_test
         left = again.execute_script(
             "return [window.__left === undefined, document.cookie, localStorage.length,"
             " sessionStorage.length,"
-            " document.documentElement.clientWidth];")
-        assert left == [True, "", 0, 0, 1280], left
+            " document.documentElement.clientWidth, document.hasFocus()];")
+        assert left == [True, "", 0, 0, 1280, True], left
         pool.give_back(again)
         other = pool.take(language="de")
         assert other is not first  # each language its own browser (its Accept-Language is set at start)
