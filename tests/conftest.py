@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 ARTIFACTS = ROOT / "test-artifacts"  # screenshots and logs from test runs; not committed
 
-pytest_plugins = ["tests.ui_support"]
+pytest_plugins = ["tests.ui_support", "tests.browser_pool"]
 
 settings.register_profile(
     "ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]

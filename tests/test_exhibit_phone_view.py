@@ -23,6 +23,7 @@ from app.config import Config
 from app.exhibit.settings import exhibit_defaults
 from app.paths import default_database
 from app.store import GameStore
+from tests.browser_pool import BrowserPool
 from tests.screen_catalog import FakeClock
 from tests.ui_support import UI, frames
 from tests.web_support import http, wait_for
@@ -647,12 +648,13 @@ def test_a_new_language_keeps_one_phone_view_and_its_qr_code(phone: Any) -> None
 
 
 @pytest.mark.slow
-def test_a_phone_scanning_the_qr_code_follows_the_demo_then_the_visitor(phone: Any, tmp_path: Any) -> None:
+def test_a_phone_scanning_the_qr_code_follows_the_demo_then_the_visitor(phone: Any, tmp_path: Any,
+                                                                        browsers: BrowserPool) -> None:
     """Headless Chromium at a phone's size opens the address the loop's QR code holds (decoded from
     the screen) and follows the board game's demo, then a visitor's game, with no link elsewhere."""
     from kivy.core.window import Window
 
-    from tests.web_support import SIZES, make_driver, quit_driver
+    from tests.web_support import SIZES
 
     controller = phone.exhibit_controller
     loop = controller.loop
@@ -660,7 +662,7 @@ def test_a_phone_scanning_the_qr_code_follows_the_demo_then_the_visitor(phone: A
     column = loop.phone
     shot = Window.screenshot(name=str(tmp_path / "loop.png"))
     url = decode_qr(shot, (*column.to_window(column.x, column.y), column.width, column.height))
-    driver = make_driver("de-DE,de", SIZES["phone"])
+    driver = browsers.take("de-DE,de", SIZES["phone"])
     try:
         driver.get(url)
 
@@ -682,7 +684,7 @@ def test_a_phone_scanning_the_qr_code_follows_the_demo_then_the_visitor(phone: A
               "the visitor's game (no peg yet) on the phone")
         driver.save_screenshot(str(ARTIFACTS_WEB / "exhibit-phone-visitor-de.png"))
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)
 
 
 def test_with_the_qr_code_the_staff_button_works_and_a_touch_on_the_code_starts_a_game(phone: Any) -> None:

@@ -17,6 +17,7 @@ import pytest
 from app.games.count99.game import record_of
 from app.games.count99.phones import PhoneTable
 from rules.count99.replay import replay_json
+from tests.browser_pool import BrowserPool
 from tests.phones_browser_support import (
     AXE,
     click_a_card,
@@ -28,7 +29,7 @@ from tests.phones_browser_support import (
     screenshot,
 )
 from tests.phones_web_support import PhonesWeb
-from tests.web_support import make_driver, quit_driver, wait_for
+from tests.web_support import wait_for
 
 pytestmark = pytest.mark.slow
 PHONE = (390, 844)
@@ -56,12 +57,13 @@ def play_a_turn(driver: Any, table: PhoneTable, seat: int) -> None:
 
 
 @pytest.mark.parametrize("variant", ["quentin-c", "rs-games"])
-def test_two_phones_and_two_computers_play_a_whole_game(phones: PhonesWeb, variant: str) -> None:
+def test_two_phones_and_two_computers_play_a_whole_game(phones: PhonesWeb, variant: str,
+                                                        browsers: BrowserPool) -> None:
     quentin = variant == "quentin-c"
     table = phones.open_table(variant=variant, people=2, computers=2, level="easy", hand_size=3, tokens=2,
                               computer_pause=0, turn_seconds=None if quentin else 5)
     url = f"{phones.base}/phones/{table.table_id}"
-    ann, ben = make_driver(size=PHONE), make_driver(size=PHONE)
+    ann, ben = browsers.take(size=PHONE), browsers.take(size=PHONE)
     drivers: dict[int, Any] = {0: ann, 1: ben}
     try:
         join_in_browser(ann, url, table, 0, "Ann")
@@ -90,7 +92,7 @@ def test_two_phones_and_two_computers_play_a_whole_game(phones: PhonesWeb, varia
                              what="Ben's phone back at the join page")
                     assert table.seats[1].kind == "hard"
                 else:  # Ben's phone goes away: his turn time runs out, the computer plays for him
-                    quit_driver(ben)
+                    browsers.give_back(ben)
                 del drivers[1]
                 left = True
             time.sleep(0.05)
@@ -110,4 +112,4 @@ def test_two_phones_and_two_computers_play_a_whole_game(phones: PhonesWeb, varia
     finally:
         for driver in (ann, ben):
             with contextlib.suppress(Exception):  # Ben's may be gone already
-                quit_driver(driver)
+                browsers.give_back(driver)

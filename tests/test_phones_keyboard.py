@@ -16,9 +16,10 @@ import pytest
 from app.terminal.count99 import TerminalGame
 from rules.count99.deal import CardGame
 from rules.count99.record import setup_from_record
+from tests.browser_pool import BrowserPool
 from tests.phones_browser_support import MOUSE_WATCH, join_in_browser, my_turn, page_seq, said
 from tests.phones_web_support import PhonesWeb
-from tests.web_support import make_driver, quit_driver, wait_for
+from tests.web_support import wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -55,12 +56,13 @@ def can_draw(driver: Any) -> bool:
 
 @pytest.mark.parametrize(("variant", "manual"), [("quentin-c", False), ("rs-games", True)])
 def test_a_keyboard_only_game_says_what_the_terminal_says(phones: PhonesWeb, variant: str,
-                                                          manual: bool) -> None:
+                                                          manual: bool,
+                                                          browsers: BrowserPool) -> None:
     from selenium.webdriver.common.keys import Keys
 
     table = phones.open_table(variant=variant, people=1, computers=2, level="hard", hand_size=3, tokens=1,
                               computer_pause=0, manual_draw=manual)
-    driver = make_driver(size=(390, 844))
+    driver = browsers.take(size=(390, 844))
     try:
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": MOUSE_WATCH})
         join_in_browser(driver, f"{phones.base}/phones/{table.table_id}", table, 0, "Ann")
@@ -114,4 +116,4 @@ def test_a_keyboard_only_game_says_what_the_terminal_says(phones: PhonesWeb, var
         assert driver.execute_script("return window.__t99_mouse;") == 0
         print(f"keyboard game: {len(heard)} sentences, {choices} Ace/10 choices, {draws} draws by keys")
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)

@@ -1,6 +1,8 @@
 """The phones' pages in Chromium, English and German: axe-core finds no serious or critical
-violation on any page state (host, join, a seat in play with an Ace's two buttons, the TV); the TV
-fits 1280x720, 1920x1080 and 3840x2160 without scrolling; a phone never scrolls sideways.
+violation on any page state (host, join, a seat in play with an Ace's two buttons, an old table's
+address, the TV); every control on the host's and the phone's pages is a 48x48 px touch target
+(issue 33's audit); the TV fits 1280x720, 1920x1080 and 3840x2160 without scrolling; a phone never
+scrolls sideways.
 Screenshots go to test-artifacts/phones/ to be looked at."""
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from tests.phones_browser_support import AXE, join_in_browser, page_seq, run_axe, screenshot
+from tests.browser_pool import BrowserPool
+from tests.phones_browser_support import AXE, SMALL_TARGETS, join_in_browser, page_seq, run_axe, screenshot
 from tests.phones_web_support import PhonesWeb
-from tests.web_support import make_driver, quit_driver, wait_for
+from tests.web_support import wait_for
 
 pytestmark = pytest.mark.slow
 PHONE, TABLET = (390, 844), (1024, 768)
@@ -41,7 +44,8 @@ def overflow(driver: Any, size: tuple[int, int]) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_every_phones_page_state_passes_axe_and_fits(phones: PhonesWeb, lang: str) -> None:
+def test_every_phones_page_state_passes_axe_and_fits(phones: PhonesWeb, lang: str,
+                                                     browsers: BrowserPool) -> None:
     if not AXE.is_file():
         pytest.skip(f"axe-core not found at {AXE}: run `bash scripts/setup dev` (npm install axe-core)")
     axe = AXE.read_text(encoding="utf-8")
@@ -51,6 +55,9 @@ def test_every_phones_page_state_passes_axe_and_fits(phones: PhonesWeb, lang: st
     def check(driver: Any, state: str, size: tuple[int, int], fit_height: bool = False) -> None:
         nonlocal checked
         screenshot(driver, f"{state}-{lang}")
+        if not state.startswith("tv-"):  # a TV is looked at, not touched
+            found.extend(f"{state} {lang}: {small} is smaller than 48x48 px"
+                         for small in driver.execute_script(SMALL_TARGETS))
         wide, tall = overflow(driver, size)
         if wide > 1:
             found.append(f"{state} {lang}: {wide} px wider than the screen")
@@ -64,8 +71,8 @@ def test_every_phones_page_state_passes_axe_and_fits(phones: PhonesWeb, lang: st
 
     table = phones.open_table(variant="quentin-c", people=2, computers=2, level="hard", hand_size=4, tokens=3,
                               computer_pause=0)
-    host = make_driver(language=lang, size=TABLET)
-    phone = make_driver(language=lang, size=PHONE)
+    host = browsers.take(language=lang, size=TABLET)
+    phone = browsers.take(language=lang, size=PHONE)
     try:
         for driver in (host, phone):
             driver.set_script_timeout(60)
@@ -96,13 +103,15 @@ def test_every_phones_page_state_passes_axe_and_fits(phones: PhonesWeb, lang: st
         wait_for(lambda: phone.find_elements("css selector", "#hand button[data-choice]"),
                  what="the Ace's two buttons")
         check(phone, "phone-playing", PHONE)
+        phone.get(f"{phones.base}/phones/deadbeef")  # a table that is gone: a page, with a way back
+        check(phone, "phone-gone", PHONE)
         for name, size in TV_SIZES.items():
             resize(phone, size)
             phone.get(f"{phones.base}/phones/{table.table_id}?tv")
             wait_for(lambda: page_seq(phone) >= 0, what="the TV page")
             check(phone, f"{name}-playing", size, fit_height=True)
     finally:
-        quit_driver(host)
-        quit_driver(phone)
+        browsers.give_back(host)
+        browsers.give_back(phone)
     print(f"axe-core ({lang}): {checked} page states, {len(found)} problems")
     assert not found, "\n".join(found)

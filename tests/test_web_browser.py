@@ -10,7 +10,8 @@ import pytest
 
 from app.games.board99.game import Board99Game, TableSetup
 from rules import board99 as rules
-from tests.web_support import SIZES, WebTable, make_driver, quit_driver, wait_for
+from tests.browser_pool import BrowserPool
+from tests.web_support import SIZES, WebTable, wait_for
 
 pytestmark = pytest.mark.slow
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "web"
@@ -44,9 +45,10 @@ def peg_on(driver: Any, square: int) -> str | None:
     return found[0].get_attribute("data-player") if found else None
 
 
-def test_a_board_game_played_at_the_table_appears_play_by_play(web_table: WebTable) -> None:
+def test_a_board_game_played_at_the_table_appears_play_by_play(web_table: WebTable,
+                                                               browsers: BrowserPool) -> None:
     game = new_board_game(web_table)
-    driver = make_driver()
+    driver = browsers.take()
     try:
         driver.get(web_table.base + "/live")
         wait_for(lambda: "Ann" in driver.find_element("css selector", ".turn").text, what="Ann's turn")
@@ -71,14 +73,14 @@ def test_a_board_game_played_at_the_table_appears_play_by_play(web_table: WebTab
         assert letter == "A"
         assert "Ben" in driver.find_element("css selector", ".banner.turn").text
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)
 
 
-def test_a_page_reconnects_after_the_server_restarts(web_table: WebTable) -> None:
+def test_a_page_reconnects_after_the_server_restarts(browsers: BrowserPool, web_table: WebTable) -> None:
     game = new_board_game(web_table)
     commit(game, rules.Draw("Ann"))
     commit(game, rules.Draw("Ben"))
-    driver = make_driver()
+    driver = browsers.take()
     try:
         driver.get(web_table.base + "/live")
         wait_for(lambda: driver.find_element("css selector", ".connection.ok"), what="connected")
@@ -91,14 +93,15 @@ def test_a_page_reconnects_after_the_server_restarts(web_table: WebTable) -> Non
         commit(game, rules.Play("Ben", 31, 41))
         wait_for(lambda: peg_on(driver, 41) == "Ben", what="a play after the restart")
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)
 
 
-def test_german_by_the_browser_language_and_the_switch_back(web_table: WebTable) -> None:
+def test_german_by_the_browser_language_and_the_switch_back(web_table: WebTable,
+                                                            browsers: BrowserPool) -> None:
     game = new_board_game(web_table)
     commit(game, rules.Draw("Ann"))
     commit(game, rules.Draw("Ben"))
-    driver = make_driver(language="de-DE,de")
+    driver = browsers.take(language="de-DE,de")
     try:
         driver.get(web_table.base + "/live")
         wait_for(lambda: driver.find_element("css selector", "html").get_attribute("lang") == "de")
@@ -110,7 +113,7 @@ def test_german_by_the_browser_language_and_the_switch_back(web_table: WebTable)
         wait_for(lambda: driver.find_element("css selector", "html").get_attribute("lang") == "en")
         assert "What happened" in driver.find_element("css selector", ".log h2").text
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)
 
 
 def won_board_game(table: WebTable) -> Board99Game:
@@ -131,9 +134,10 @@ def won_board_game(table: WebTable) -> Board99Game:
     return game
 
 
-def test_a_won_game_shows_the_winning_line_and_the_penalty(web_table: WebTable) -> None:
+def test_a_won_game_shows_the_winning_line_and_the_penalty(web_table: WebTable,
+                                                           browsers: BrowserPool) -> None:
     game = won_board_game(web_table)
-    driver = make_driver()
+    driver = browsers.take()
     try:
         driver.get(f"{web_table.base}/game/{game.id}")
         wait_for(lambda: driver.find_element("css selector", ".banner.result"), what="the result")
@@ -144,10 +148,11 @@ def test_a_won_game_shows_the_winning_line_and_the_penalty(web_table: WebTable) 
         penalties = driver.find_element("css selector", ".penalties").text
         assert "Penalty for Ben: Drew out of turn." in penalties
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)
 
 
-def test_screenshots_of_every_page_at_phone_tablet_and_tv_sizes(web_table: WebTable) -> None:
+def test_screenshots_of_every_page_at_phone_tablet_and_tv_sizes(web_table: WebTable,
+                                                                browsers: BrowserPool) -> None:
     from app.games.count99.game import KeptGame
     from app.games.parlett.game import ParlettSession
     from rules.count99.cards import Variant
@@ -174,7 +179,7 @@ def test_screenshots_of_every_page_at_phone_tablet_and_tv_sizes(web_table: WebTa
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for size_name, size in SIZES.items():
         for lang in ("en", "de"):
-            driver = make_driver(language=lang, size=size)
+            driver = browsers.take(language=lang, size=size)
             try:
                 for name, path in pages.items():
                     tv = "?tv" if size_name == "tv" and name != "pair" else ""
@@ -189,15 +194,15 @@ def test_screenshots_of_every_page_at_phone_tablet_and_tv_sizes(web_table: WebTa
                     assert width <= size[0] + 1, f"{name} at {size_name}: {width} > {size[0]}"
                     driver.save_screenshot(str(ARTIFACTS / f"{name}-{size_name}-{lang}.png"))
             finally:
-                quit_driver(driver)
+                browsers.give_back(driver)
 
 
-def test_pairing_works_with_the_keyboard_alone(web_table: WebTable) -> None:
+def test_pairing_works_with_the_keyboard_alone(browsers: BrowserPool, web_table: WebTable) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
     code, _ = web_table.access.new_code()
-    driver = make_driver()
+    driver = browsers.take()
     try:
         driver.get(web_table.base + "/pair")
         focused: list[str] = []
@@ -212,10 +217,11 @@ def test_pairing_works_with_the_keyboard_alone(web_table: WebTable) -> None:
         wait_for(lambda: driver.current_url.endswith("/live"), what="paired and on the live page")
         assert [d.name for d in web_table.access.device_list()] == ["Keyboard"]
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)
 
 
-def test_the_parlett_page_charts_the_running_totals_with_a_second_cue(web_table: WebTable) -> None:
+def test_the_parlett_page_charts_the_running_totals_with_a_second_cue(web_table: WebTable,
+                                                                      browsers: BrowserPool) -> None:
     """The table's Chart, on the web: one line per hand through its rubber total after each deal, each
     with its own dash pattern and its name at the end (colour is never the only cue), and the same
     numbers as text for a screen reader. The big number in the totals is the rubber standing."""
@@ -225,7 +231,7 @@ def test_the_parlett_page_charts_the_running_totals_with_a_second_cue(web_table:
     parlett.add_deal({"bids": {"Ann": 3, "Ben": 3, "Cat": 3}, "tricks": {"Ann": 3, "Ben": 3, "Cat": 3}})
     parlett.add_deal({"bids": {"Ann": 4, "Ben": 2, "Cat": 3}, "tricks": {"Ann": 4, "Ben": 3, "Cat": 2}})
     sheet = parlett.sheet
-    driver = make_driver()
+    driver = browsers.take()
     try:
         driver.get(web_table.base + f"/game/{parlett.game_id}")
         wait_for(lambda: driver.find_element("css selector", "svg.chart"), what="the chart")
@@ -243,4 +249,4 @@ def test_the_parlett_page_charts_the_running_totals_with_a_second_cue(web_table:
         big = [cell.text for cell in driver.find_elements("css selector", ".totals .big-num")]
         assert big == [str(rubber[hand]) for hand in ("Ann", "Ben", "Cat")]
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)

@@ -18,11 +18,10 @@ import pytest
 
 from app.games.board99.game import Board99Game, TableSetup
 from rules import board99 as rules
+from tests.browser_pool import BrowserPool
 from tests.web_support import (
     WebTable,
-    make_driver,
     need_axe,
-    quit_driver,
     serious_violations,
     set_size,
     wait_for,
@@ -141,7 +140,7 @@ def parlett_pages(table: WebTable) -> dict[str, int]:
     return {"parlett": parlett_game(table), "parlett-five": five.game_id, "parlett-won": done}
 
 
-def test_every_tv_page_fits_the_screen_without_scrolling(web_table: WebTable) -> None:
+def test_every_tv_page_fits_the_screen_without_scrolling(browsers: BrowserPool, web_table: WebTable) -> None:
     """Parlett's TV page scrolled (1966 px on 720, 2829 on 1080, 5419 on 2160); the board's bottom
     row was cut off before that. Now the board game, Parlett (3 and 5 hands, a finished rubber) and
     Ninety Nine fit 1280x720, 1920x1080 and 3840x2160 in English and German."""
@@ -156,7 +155,7 @@ def test_every_tv_page_fits_the_screen_without_scrolling(web_table: WebTable) ->
     pages = {"board99": game.id, "count99": keeper.game_id, **parlett_pages(web_table)}
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     wrong = []
-    driver = make_driver(size=TV_SIZES["tv-1080"])  # one browser, resized: the sizes are emulated anyway
+    driver = browsers.take(size=TV_SIZES["tv-1080"])  # one browser, resized: the sizes are emulated anyway
     try:
         for size_name, (width, height) in TV_SIZES.items():
             set_size(driver, width, height)
@@ -177,15 +176,15 @@ def test_every_tv_page_fits_the_screen_without_scrolling(web_table: WebTable) ->
                         wrong.append(f"{where}: {inside} of {hands} hands' totals on screen"
                                      f"{' (standing scrolls)' if fit['standingCut'] else ''}")
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)
     assert not wrong, "\n".join(wrong)
 
 
 # -- 2: scrolling regions are reached by the keyboard -------------------------------------------------------
-def test_a_long_log_and_a_wide_deals_table_take_the_focus(web_table: WebTable) -> None:
+def test_a_long_log_and_a_wide_deals_table_take_the_focus(browsers: BrowserPool, web_table: WebTable) -> None:
     game = long_board_game(web_table)
     parlett = parlett_game(web_table)
-    driver = make_driver(size=(390, 844))
+    driver = browsers.take(size=(390, 844))
     try:
         open_page(driver, f"{web_table.base}/game/{game.id}")
         log = driver.find_element("css selector", ".log ol")
@@ -199,10 +198,10 @@ def test_a_long_log_and_a_wide_deals_table_take_the_focus(web_table: WebTable) -
         assert not driver.execute_script("return arguments[0].scrollWidth > arguments[0].clientWidth", totals)
         assert totals.get_attribute("tabindex") is None
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)
 
 
-def test_a_paired_phones_deal_form_fits_the_phone(web_table: WebTable) -> None:
+def test_a_paired_phones_deal_form_fits_the_phone(browsers: BrowserPool, web_table: WebTable) -> None:
     """The deal form was a table whose Premium column lay beyond a phone's edge (480 px of 342 in
     English, 585 in German): now each player's bid, tricks and premium fit the phone's width, each
     with its visible label, in either language and with five hands."""
@@ -211,7 +210,7 @@ def test_a_paired_phones_deal_form_fits_the_phone(web_table: WebTable) -> None:
     three = parlett_game(web_table)
     five = ParlettSession.new(web_table.store, "five", ["Annemarie", "Bartholomew", "Cat", "Dan", "Eve"],
                               "Eve", {}).game_id
-    driver = make_driver(size=(390, 844))
+    driver = browsers.take(size=(390, 844))
     try:
         pair_driver(driver, web_table)
         for lang in ("en", "de"):
@@ -235,15 +234,16 @@ def test_a_paired_phones_deal_form_fits_the_phone(web_table: WebTable) -> None:
                 premiums = driver.find_elements("css selector", "#deal-form select[name^='premium-']")
                 assert len(premiums) >= 3 and all(p.is_displayed() for p in premiums), where
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)
 
 
 # -- 6: chart labels, touch targets, a finished game -------------------------------------------------------
-def test_chart_labels_and_links_fit_a_phone_and_a_finished_game_is_not_live(web_table: WebTable) -> None:
+def test_chart_labels_and_links_fit_a_phone_and_a_finished_game_is_not_live(web_table: WebTable,
+                                                                            browsers: BrowserPool) -> None:
     parlett = parlett_game(web_table)
     won = won_board_game(web_table)
     for size in ((390, 844), (1024, 768)):
-        driver = make_driver(size=size)
+        driver = browsers.take(size=size)
         try:
             open_page(driver, f"{web_table.base}/game/{parlett}")
             cut = driver.execute_script("""
@@ -262,7 +262,7 @@ def test_chart_labels_and_links_fit_a_phone_and_a_finished_game_is_not_live(web_
             connection = driver.find_element("id", "connection").text
             assert "Final result" in connection and "Live" not in connection
         finally:
-            quit_driver(driver)
+            browsers.give_back(driver)
 
 
 def full_screenshot(driver: Any, path: Path) -> None:
@@ -284,7 +284,7 @@ def pair_driver(driver: Any, table: WebTable) -> None:
     wait_for(lambda: driver.current_url.endswith("/live"), what="paired")
 
 
-def test_axe_finds_no_serious_or_critical_violation(web_table: WebTable) -> None:
+def test_axe_finds_no_serious_or_critical_violation(browsers: BrowserPool, web_table: WebTable) -> None:
     """Every page state the tests reach (long log, finished game, Parlett with 3 and 5 hands and
     finished, the count, the games list, pairing; paired on a phone and a tablet, as a TV shows them
     at 1280x720, 1920x1080 and 3840x2160), in English and German, in one browser: axe-core finds no
@@ -308,7 +308,7 @@ def test_axe_finds_no_serious_or_critical_violation(web_table: WebTable) -> None
     found: list[str] = []
     checked = 0
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    driver = make_driver(size=sizes["tv-1080"])
+    driver = browsers.take(size=sizes["tv-1080"])
     try:
         driver.set_script_timeout(60)
         for size_name, size in sizes.items():
@@ -329,6 +329,6 @@ def test_axe_finds_no_serious_or_critical_violation(web_table: WebTable) -> None
                     found += [f"{name} {size_name} {lang}: {v}" for v in serious_violations(driver, axe)]
                     checked += 1
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)
     print(f"axe-core: {checked} page states, {len(found)} serious or critical violations")
     assert checked == len(sizes) * 2 * len(pages) and not found, "\n".join(found)

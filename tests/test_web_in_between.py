@@ -21,6 +21,7 @@ from app.games.live import LiveTable
 from app.games.views import Tr
 from app.web import streams
 from rules import board99 as rules
+from tests.browser_pool import BrowserPool
 from tests.test_web_security import Drained
 from tests.test_web_views import first_event
 
@@ -143,12 +144,12 @@ def web_join_poll(frames: Any) -> None:
 
 
 @pytest.mark.slow
-def test_a_browser_shows_the_held_play_until_it_is_judged(tmp_path: Path) -> None:
+def test_a_browser_shows_the_held_play_until_it_is_judged(tmp_path: Path, browsers: BrowserPool) -> None:
     from tests.test_web_browser import ARTIFACTS, new_board_game
-    from tests.web_support import WebTable, make_driver, quit_driver, wait_for
+    from tests.web_support import WebTable, wait_for
 
     table = WebTable(tmp_path)
-    driver = make_driver()
+    driver = browsers.take()
     try:
         game = new_board_game(table)
         driver.get(table.base + "/live")
@@ -166,7 +167,7 @@ def test_a_browser_shows_the_held_play_until_it_is_judged(tmp_path: Path) -> Non
         table.live.set_transient(game.id, None)
         wait_for(lambda: pending() == "", what="the in-between line gone")
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)
         table.close()
 
 

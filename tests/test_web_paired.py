@@ -19,8 +19,9 @@ from app.games.live import LiveTable
 from app.games.parlett.game import ParlettSession
 from app.paths import default_database
 from app.store import GameStore
+from tests.browser_pool import BrowserPool
 from tests.ui_support import frames, walk
-from tests.web_support import make_driver, quit_driver, wait_for
+from tests.web_support import wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "web"
@@ -45,7 +46,8 @@ def pair_and_enter_deal(driver: Any, pair_url: str, deal: dict[str, tuple[int, i
 
 
 @pytest.mark.ui
-def test_a_deal_entered_on_a_paired_page_appears_on_the_tables_screen(ui: Any, tmp_path: Path) -> None:
+def test_a_deal_entered_on_a_paired_page_appears_on_the_tables_screen(ui: Any, tmp_path: Path,
+                                                                      browsers: BrowserPool) -> None:
     from app.config import Config
     from app.ui.shell import Table99App
     from app.web.pairing import Access
@@ -69,14 +71,14 @@ def test_a_deal_entered_on_a_paired_page_appears_on_the_tables_screen(ui: Any, t
         result: dict[str, Any] = {}
 
         def tablet() -> None:  # Selenium blocks: it runs beside Kivy's main thread, which keeps drawing
-            driver = make_driver()
+            driver = browsers.take()
             try:
                 result["message"] = pair_and_enter_deal(driver, server.pair_url(code), DEAL)
                 result["page"] = driver.find_element("css selector", ".totals").text
             except BaseException as exc:
                 result["error"] = exc
             finally:
-                quit_driver(driver)
+                browsers.give_back(driver)
 
         worker = threading.Thread(target=tablet)
         worker.start()
@@ -116,7 +118,8 @@ def test_a_deal_entered_on_a_paired_page_appears_on_the_tables_screen(ui: Any, t
         server.stop()
 
 
-def test_a_deal_from_a_paired_page_survives_a_sigkill_of_the_app(tmp_path: Path) -> None:
+def test_a_deal_from_a_paired_page_survives_a_sigkill_of_the_app(tmp_path: Path,
+                                                                 browsers: BrowserPool) -> None:
     data = tmp_path / "data"
     data.mkdir()
     store = GameStore(data / "games.sqlite3")
@@ -143,13 +146,13 @@ def test_a_deal_from_a_paired_page_survives_a_sigkill_of_the_app(tmp_path: Path)
         assert pair_url, "table99 web printed no pairing code"
         token = (data / "web-token").read_text().strip()
         assert token not in printed  # stdout is the journal under systemd: the token stays out of it
-        driver = make_driver()
+        driver = browsers.take()
         assert pair_and_enter_deal(driver, pair_url, DEAL) == "Saved."
         os.kill(app.pid, signal.SIGKILL)  # no chance to flush anything more
         app.wait(10)
     finally:
         if driver is not None:
-            quit_driver(driver)
+            browsers.give_back(driver)
         if app.poll() is None:  # the test failed before the kill
             app.kill()
             app.wait(10)
@@ -158,11 +161,12 @@ def test_a_deal_from_a_paired_page_survives_a_sigkill_of_the_app(tmp_path: Path)
     assert [d.entry.tricks for d in again.sheet.deals] == [{"Ann": 3, "Ben": 4, "Cat": 2}]
 
 
-def test_a_paired_page_corrects_an_earlier_deal_and_declares_a_premium(tmp_path: Path) -> None:
+def test_a_paired_page_corrects_an_earlier_deal_and_declares_a_premium(tmp_path: Path,
+                                                                       browsers: BrowserPool) -> None:
     from tests.test_web_security import Drained
 
     table = Drained(tmp_path)
-    driver = make_driver()
+    driver = browsers.take()
     try:
         session = ParlettSession.new(table.store, "three", ["Ann", "Ben", "Cat"], "Cat", {})
         code, _ = table.access.new_code()
@@ -199,7 +203,7 @@ def test_a_paired_page_corrects_an_earlier_deal_and_declares_a_premium(tmp_path:
                  what="the corrected deal stored")
         assert len(table.store.load(session.game_id).actions) == 2  # later deals re-scored, kept
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)
         table.close()
 
 
@@ -226,8 +230,8 @@ def beside_kivy(work: Any, limit: float = 90) -> Any:
 
 
 @pytest.mark.ui
-def test_a_paired_phone_taps_cards_for_the_count_keeper_in_step_with_the_table(ui: Any,
-                                                                               tmp_path: Path) -> None:
+def test_a_paired_phone_taps_cards_for_the_count_keeper_in_step_with_the_table(
+        ui: Any, tmp_path: Path, browsers: BrowserPool) -> None:
     from app.config import Config
     from app.games.count99.game import KeptGame
     from app.ui.shell import Table99App
@@ -252,7 +256,7 @@ def test_a_paired_phone_taps_cards_for_the_count_keeper_in_step_with_the_table(u
         code, _ = server.access.new_code()
 
         def phone() -> str:
-            driver = make_driver(size=(390, 844))
+            driver = browsers.take(size=(390, 844))
             try:
                 driver.get(server.pair_url(code))
                 driver.find_element("css selector", "#pair-form button").click()
@@ -280,7 +284,7 @@ def test_a_paired_phone_taps_cards_for_the_count_keeper_in_step_with_the_table(u
                 driver.save_screenshot(str(ARTIFACTS / "count99-keeper-paired-phone.png"))
                 return str(driver.find_element("id", "count").text)
             finally:
-                quit_driver(driver)
+                browsers.give_back(driver)
 
         shown = beside_kivy(phone)
         frames(3)

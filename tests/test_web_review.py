@@ -20,6 +20,7 @@ from app.web import server as web_server
 from app.web.pairing import MAX_FAILURES_PER_MINUTE, Access, PairingError
 from rules.count99.cards import Variant
 from rules.count99.table import Setup
+from tests.browser_pool import BrowserPool
 from tests.test_web_security import DEAL, Drained, pair, seen
 from tests.web_support import http, same_origin, wait_for
 
@@ -348,13 +349,13 @@ def test_an_idle_connection_is_closed_after_the_keepalive_timeout(tmp_path: Path
 
 # -- 3, in a browser: a stale page says so and shows the fresh state --------------------------------------
 @pytest.mark.slow
-def test_a_stale_page_shows_the_fresh_game_and_says_nothing_was_changed(table: Drained) -> None:
-    from tests.web_support import make_driver, quit_driver
+def test_a_stale_page_shows_the_fresh_game_and_says_nothing_was_changed(table: Drained,
+                                                                        browsers: BrowserPool) -> None:
 
     game = parlett(table)
     game.add_deal(DEAL)
     code, _ = table.access.new_code()
-    driver = make_driver()
+    driver = browsers.take()
     try:
         driver.get(table.server.pair_url(code))
         driver.find_element("css selector", "#pair-form button").click()
@@ -373,4 +374,4 @@ def test_a_stale_page_shows_the_fresh_game_and_says_nothing_was_changed(table: D
         rows = driver.find_elements("css selector", "table.deals tbody tr")
         assert len(rows) == 2  # the page now shows the deal it had missed
     finally:
-        quit_driver(driver)
+        browsers.give_back(driver)
