@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
@@ -39,6 +40,7 @@ def calibrated(setup: ub.Setup) -> CalibrationSession:
     return session
 
 
+@pytest.mark.slow  # six renders of the second renderer (about 8 s here)
 def test_a_hole_glinting_at_calibration_is_no_white_tee_once_the_glint_is_gone() -> None:
     base = next(s for s in ub.setups() if s.name == "maple-tee-glints-warm")
     setup = replace(base, seed=base.seed + 16500)
