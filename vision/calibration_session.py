@@ -550,9 +550,20 @@ class CalibrationSession:
         # 2. empty holes, 3. each colour from exactly its hole
         empty_read = self._read(self.empty_frame, base)
         empty_features = empty_read.features
+        # each hole's own empty look without the pixels of a glint on the varnish: a glint is
+        # not the hole's look (the camera moves a little, the lamp too, and it is gone), and a
+        # hole whose own look was learnt with one fell back on the board-wide "empty" at every
+        # later picture, where bare board under a 2700 K lamp lay nearer a white tee than it (a
+        # maple-tee-glints-warm draw read such a hole as a confident white tee in 8 of 16
+        # pictures, and made a false play). The other steps compare like with like (the same
+        # glint in every calibration picture) and keep the features as seen
+        glinted, without_glints = self._glints_on_empty(base)
+        own = empty_features
+        if without_glints is not None:
+            own = np.where(glinted[:, None], without_glints, empty_features)
         profile = replace(
             learn_empty(base, [empty_features]),
-            empty_holes=tuple(tuple(float(v) for v in row) for row in empty_features),
+            empty_holes=tuple(tuple(float(v) for v in row) for row in own),
         )
         if empty_read.samples is not None:  # the board's colour: which channels a new lamp dims
             profile = with_board_colour(profile, empty_read.samples.gaps)
@@ -612,7 +623,7 @@ class CalibrationSession:
             means = [np.asarray(c.mean) for c in colours]
             odd = peg_distance(empty_features, profile.empty) >= STRAY_PEG
             if odd.any():  # ... but a glint on the varnish is brighter than any peg: not one
-                odd &= ~self._glinting_on_empty(profile)
+                odd &= ~glinted
             for stray in np.flatnonzero(odd).tolist():
                 apart, like = closest_colour(colours, means, empty_features[stray])
                 if apart < LOOKS_LIKE:
@@ -647,9 +658,13 @@ class CalibrationSession:
             return Outcome(True, key, (hole,), values)
         return Outcome(True, "empty-learnt")
 
-    def _glinting_on_empty(self, profile: BoardProfile) -> NDArray[np.bool_]:
-        """The holes a glint touches in the empty board's picture (``BoardReader.glints``): a
-        glint there looked like a white peg left on the board (maple under a 2700 K lamp)."""
+    def _glints_on_empty(self, profile: BoardProfile) -> tuple[NDArray[np.bool_], NDArray[np.float64] | None]:
+        """The holes a glint touches in the empty board's picture (``BoardReader.glints``), and
+        every hole's features without the glint's pixels. A glint there looked like a white peg
+        left on the board (maple under a 2700 K lamp), and learnt as a hole's own empty look it
+        made that look wrong for every picture without it. A hole all glint keeps the features
+        as seen: too few pixels are left to say how it looks. None for the features where the
+        stickers' paper is unknown (nothing is told a glint then)."""
         import numpy as np
 
         from vision.classify import hole_features
@@ -657,11 +672,16 @@ class CalibrationSession:
 
         assert self.empty_frame is not None
         reader = BoardReader(profile, still_frames=1)
+        none = np.zeros(profile.hole_count, dtype=np.bool_)
         if not reader.locate(self.empty_frame) or reader.homography is None:
-            return np.zeros(profile.hole_count, dtype=np.bool_)
+            return none, None
         samples = reader.sampler.sample(self.empty_frame, reader.homography)
-        found = reader.glints(samples, hole_features(samples.holes, samples.gaps, profile.rows, profile.cols))
-        return np.zeros(profile.hole_count, dtype=np.bool_) if found is None else found[1]
+        features = hole_features(samples.holes, samples.gaps, profile.rows, profile.cols)
+        found = reader.glints(samples, features)
+        if found is None:
+            return none, None
+        clean, affected, blank = found
+        return affected, np.asarray(np.where(blank[:, None], features, clean), dtype=np.float64)
 
     def skip_colour(self) -> None:
         if self.current_colour is not None:
