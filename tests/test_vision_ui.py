@@ -405,6 +405,7 @@ def test_a_board_without_stickers_has_its_grid_found_by_itself_and_proposed_to_c
     try:
         screen.refresh()
         assert screen.status.text.startswith("Das Raster des Bretts wurde auf dem Bild von selbst gefunden")
+        assert find(screen, text="Zurück") is not None  # every button in the language shown
         ui.screenshot("camera-calibration-found-de")
     finally:
         i18n.set_language("en")

@@ -386,6 +386,7 @@ class CameraCalibrationScreen(Screen):
         number = {Step.CORNERS: 1, Step.EMPTY: 2, Step.COLOUR: 3, Step.DONE: 4}[step]
         self.title.text = tr("Camera calibration: step {n} of 4", n=number)
         self.secondary.text = tr("Start again")
+        self.back.text = tr("Back")  # every label in the language shown now, like the others
         if step is Step.CORNERS and session.grid_to_confirm:
             self.instruction.text = tr(
                 "The grid is drawn over the picture. If its lines lie on the board's, tap Grid is right;"
