@@ -5,11 +5,12 @@ in tests/test_phones_pages_browser.py; the other findings are in tests/test_phon
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from rules.count99.cards import Variant, choices_for
 from tests.browser_pool import BrowserPool
 from tests.phones_browser_support import join_in_browser, page_seq
 from tests.phones_web_support import PhonesWeb
@@ -53,18 +54,22 @@ def test_focus_on_a_card_survives_another_seats_play(browsers: BrowserPool, phon
         browsers.give_back(driver)
 
 
-def _seed_where_bea_starts_with_a_jack() -> int:
-    from rules.count99.cards import Variant
+def _seed_where_bea_starts(hand_size: int, holds: Callable[[Variant, list[str]], bool]) -> int:
+    """A deal where Bea (seat 0) is to play first and her hand ``holds`` what a test needs."""
     from rules.count99.deal import CardGame
     from rules.count99.table import Setup
 
-    setup = Setup(Variant.QUENTIN_C, ("Bea", "Computer 1"), tokens=9, hand_size=5)
+    setup = Setup(Variant.QUENTIN_C, ("Bea", "Computer 1"), tokens=9, hand_size=hand_size)
     for seed in range(1000):
         game = CardGame(setup, seed=seed)
         game.advance()
-        if game.table.turn == 0 and "J" in game.hands[0]:
+        if game.table.turn == 0 and holds(setup.variant, list(game.hands[0])):
             return seed
     raise AssertionError("no such seed")
+
+
+def _seed_where_bea_starts_with_a_jack() -> int:
+    return _seed_where_bea_starts(5, lambda _variant, hand: "J" in hand)
 
 
 def test_a_double_tap_on_a_card_plays_one_card(browsers: BrowserPool, phones: PhonesWeb) -> None:
@@ -89,18 +94,10 @@ def test_a_double_tap_on_a_card_plays_one_card(browsers: BrowserPool, phones: Ph
 
 
 def _seed_where_bea_starts_with_a_choice() -> int:
-    """Bea (seat 0) is to play first and holds an Ace or a 10 (two buttons at count 0)."""
-    from rules.count99.cards import Variant, choices_for
-    from rules.count99.deal import CardGame
-    from rules.count99.table import Setup
-
-    setup = Setup(Variant.QUENTIN_C, ("Bea", "Computer 1"), tokens=9, hand_size=5)
-    for seed in range(1000):
-        game = CardGame(setup, seed=seed)
-        game.advance()
-        if game.table.turn == 0 and any(len(choices_for(setup.variant, c, 0)) == 2 for c in game.hands[0]):
-            return seed
-    raise AssertionError("no such seed")
+    """An Ace or a 10 in her hand: two buttons at count 0."""
+    return _seed_where_bea_starts(
+        5, lambda variant, hand: any(len(choices_for(variant, c, 0)) == 2 for c in hand)
+    )
 
 
 def test_enter_on_an_aces_choice_leaves_the_focus_in_the_hand(phones: PhonesWeb,
@@ -176,17 +173,7 @@ def test_the_tv_announces_every_sentence_of_a_change(browsers: BrowserPool, phon
 
 
 def _seed_where_bea_starts_with_13_plain_cards() -> int:
-    from rules.count99.cards import Variant, choices_for
-    from rules.count99.deal import CardGame
-    from rules.count99.table import Setup
-
-    setup = Setup(Variant.QUENTIN_C, ("Bea", "Computer 1"), tokens=9, hand_size=13)
-    for seed in range(1000):
-        game = CardGame(setup, seed=seed)
-        game.advance()
-        if game.table.turn == 0 and len(choices_for(setup.variant, game.hands[0][12], 0)) < 2:
-            return seed
-    raise AssertionError("no such seed")
+    return _seed_where_bea_starts(13, lambda variant, hand: len(choices_for(variant, hand[12], 0)) < 2)
 
 
 def test_shift_3_plays_the_13th_card_and_space_draws_nothing_in_an_automatic_game(
