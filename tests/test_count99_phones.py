@@ -60,9 +60,29 @@ def test_joining_checks_the_seat_the_name_and_uses_the_code_once(store: GameStor
         table.join(1, code1, "ann")
     with pytest.raises(JoinRefused, match="used up"):
         table.join(0, code0, "Ann")
-    with pytest.raises(PhoneError, match="have not joined"):
+    with pytest.raises(PhoneError, match=r"^seat 2 has not joined yet \(or give it to a computer\)$"):
         table.start()
     assert table.missing() == [1]
+
+
+def test_seats_not_joined_are_named_in_the_plural_and_in_german(store: GameStore) -> None:
+    """One missing seat is "seat 2 has", several "seats 1, 2 have"; both said in German."""
+    from app.games.count99.phones import PhoneTables
+    from app.games.count99.refusals import known_text
+    from app.games.views import Tr
+
+    table = PhoneTables(store).create(PhoneOptions(seats=("person", "person", "hard")))
+    with pytest.raises(PhoneError) as several:
+        table.start()
+    assert str(several.value) == "seats 1, 2 have not joined yet (or give them to a computer)"
+    table.join(0, table.seats[0].code or "", "Ann")
+    with pytest.raises(PhoneError) as one:
+        table.start()
+    german = Tr("de")
+    assert known_text(str(one.value), german) == ("Platz 2 ist noch nicht beigetreten (oder gib ihn einem "
+                                                  "Computer)")
+    assert known_text(str(several.value), german) == ("Plätze 1, 2 sind noch nicht beigetreten (oder gib sie "
+                                                      "einem Computer)")
 
 
 def test_a_whole_game_is_stored_and_replays_to_the_same_winner(store: GameStore) -> None:

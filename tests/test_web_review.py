@@ -375,3 +375,16 @@ def test_a_stale_page_shows_the_fresh_game_and_says_nothing_was_changed(table: D
         assert len(rows) == 2  # the page now shows the deal it had missed
     finally:
         browsers.give_back(driver)
+
+
+@pytest.mark.parametrize(("language", "unnamed"), [("de-DE,de;q=0.9", "Tablet"), ("en", "tablet")])
+def test_a_device_paired_without_a_name_is_named_in_the_pages_language(table: Drained, language: str,
+                                                                       unnamed: str) -> None:
+    """The pairing page says "Paired as ..." back: a German user who typed no name read "Gekoppelt
+    als tablet" (an English word in a German sentence)."""
+    code, _seconds = table.access.new_code()
+    request = json.dumps({"code": code, "name": "  "}).encode()
+    status, _, body = http("POST", table.base + "/api/pair", request,
+                           {**same_origin(table.port), "Accept-Language": language})
+    assert status == 200 and json.loads(body)["device"] == unnamed
+    assert [d.name for d in table.access.devices.values()] == [unnamed]

@@ -174,9 +174,11 @@ class Access:
         with self._lock:
             self._code = None
 
-    def pair(self, code: object, name: object, client: str = "?") -> tuple[Device, str]:
+    def pair(self, code: object, name: object, client: str = "?",
+             unnamed: str = "tablet") -> tuple[Device, str]:
         """Check ``code`` from ``client`` (its address); returns the new device and the cookie value,
-        or raises PairingError."""
+        or raises PairingError. ``unnamed``: the device's name when the user typed none, in the
+        pairing page's language (it is shown back as "Paired as ...")."""
         now = self.clock()
         with self._lock:
             for who in list(self._failures):  # forget old guesses (bounded: entries live a minute)
@@ -207,7 +209,7 @@ class Access:
             if len(self.devices) >= MAX_DEVICES:
                 raise PairingError(f"already {MAX_DEVICES} paired devices: revoke one at the table first")
             self._code = None  # used once
-            label = name.strip()[:40] if isinstance(name, str) and name.strip() else "tablet"
+            label = name.strip()[:40] if isinstance(name, str) and name.strip() else unnamed
             label = "".join(ch for ch in label if ch.isprintable())
             secret = secrets.token_urlsafe(24)
             device = Device(secrets.token_hex(6), label, _digest(secret), secrets.token_urlsafe(18),

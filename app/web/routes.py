@@ -149,7 +149,8 @@ class Routes:
             return web.json_response({"error": problem}, status=403)
         body = await self._json_body(request)
         try:
-            device, cookie = self.access.pair(body.get("code"), body.get("name"), request.remote or "?")
+            device, cookie = self.access.pair(body.get("code"), body.get("name"), request.remote or "?",
+                                              unnamed=Tr(choose_language(request))("tablet"))
         except PairingError as exc:
             status = 429 if "too many" in str(exc) else 403
             return web.json_response({"error": _tr_error(str(exc), choose_language(request))}, status=status)

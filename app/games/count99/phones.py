@@ -281,7 +281,10 @@ class PhoneTable:
             if self.started:
                 raise PhoneError("the game has already started")
             if self.missing():
-                names = ", ".join(str(i + 1) for i in self.missing())
+                missing = self.missing()
+                if len(missing) == 1:
+                    raise PhoneError(f"seat {missing[0] + 1} has not joined yet (or give it to a computer)")
+                names = ", ".join(str(i + 1) for i in missing)
                 raise PhoneError(f"seats {names} have not joined yet (or give them to a computer)")
             options = self.options
             seed = new_seed() if seed is None else seed

@@ -29,6 +29,8 @@ REASONS: list[tuple[str, str]] = [
     (r"it is (?P<name>.+)'s turn, not (?P<other>.+)'s", "it is {name}'s turn, not {other}'s"),
     # Ninety Nine with phones (app.games.count99.phones)
     (r"wrong code \((?P<n>\d+) tries left for this seat\)", "wrong code ({n} tries left for this seat)"),
+    (r"seat (?P<n>\d+) has not joined yet \(or give it to a computer\)",
+     "seat {n} has not joined yet (or give it to a computer)"),
     (r"seats (?P<list>[0-9, ]+) have not joined yet \(or give them to a computer\)",
      "seats {list} have not joined yet (or give them to a computer)"),
     (r"(?P<low>\d+) to (?P<high>\d+) seats, not (?P<n>\d+)", "{low} to {high} seats, not {n}"),
