@@ -20,6 +20,8 @@ from vision.groundtruth import parse_textproto
 # The four repositories issue 30 reserves, and three added (labelled 2026-11-28, before the
 # learned reader was frozen) so that the held-out measurement has boards nobody has looked at.
 HELD_OUT = {
+    "irglbriz/goban_to_sgf",  # round 3 (labelled 2026-11-28 before net2 was frozen)
+    "hauensteina/kifu-cam",  # round 3
     "OliverBenz/Go_Game",
     "curious-attempt-bunny/go-vision",
     "romangoempire/goban-watcher",
