@@ -198,3 +198,37 @@ def test_the_held_out_check_names_a_set_whose_photos_are_not_in_the_cache(tmp_pa
         for name in files:
             (folder / name).write_bytes(b"")
     assert check(tmp_path) == []
+
+
+def test_the_held_out_sets_can_be_chosen_by_round_or_name_so_spent_sets_stay_out() -> None:
+    """``vision_heldout.py --round N`` / ``--sets a,b``: a set read once on a final reader is spent,
+    so the next reader is measured on the fresh round alone. Round 3 is exactly the sets labelled
+    for it; a name not in the list stops with a line that names it instead of measuring nothing."""
+    from benchmarks.vision_heldout import chosen_sets, heldout_sets
+
+    every = [str(s["name"]) for s in heldout_sets()]
+    assert [str(s["name"]) for s in chosen_sets()] == every
+    round3 = [str(s["name"]) for s in chosen_sets(round_=3)]
+    assert round3 == [str(s["name"]) for s in heldout_sets() if s.get("round") == 3]
+    assert {"g2s_kaya_lamp", "kifucam_yellow_checker", "kifucam_bamboo_desk", "kifucam_pale_white"} <= set(
+        round3
+    )
+    assert len(round3) < len(every)
+    assert [str(s["name"]) for s in chosen_sets("kifucam_pale_white, g2s_kaya_lamp")] == [
+        name for name in every if name in {"kifucam_pale_white", "g2s_kaya_lamp"}
+    ]
+    with pytest.raises(SystemExit, match="no_such_set"):
+        chosen_sets("g2s_kaya_lamp,no_such_set")
+    with pytest.raises(SystemExit, match="--round 99"):
+        chosen_sets(round_=99)
+
+
+def test_the_held_out_check_of_one_round_looks_only_at_that_round(tmp_path: Path) -> None:
+    """``--check --round 3`` names only round 3's missing photos, so an empty cache of the spent
+    sets does not hide whether the fresh ones are ready for the one measurement."""
+    from benchmarks.vision_heldout import check, chosen_sets
+
+    round3 = chosen_sets(round_=3)
+    problems = check(tmp_path, round3)
+    assert len(problems) == len(round3)
+    assert all(p.split(":")[0] in {str(s["name"]) for s in round3} for p in problems), problems
