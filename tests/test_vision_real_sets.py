@@ -22,6 +22,7 @@ from vision.groundtruth import parse_textproto
 HELD_OUT = {
     "irglbriz/goban_to_sgf",  # round 3 (labelled 2026-11-28 before net2 was frozen)
     "hauensteina/kifu-cam",  # round 3
+    "hauensteina/ahn-repo",  # round 3
     "OliverBenz/Go_Game",
     "curious-attempt-bunny/go-vision",
     "romangoempire/goban-watcher",
@@ -210,9 +211,9 @@ def test_the_held_out_sets_can_be_chosen_by_round_or_name_so_spent_sets_stay_out
     assert [str(s["name"]) for s in chosen_sets()] == every
     round3 = [str(s["name"]) for s in chosen_sets(round_=3)]
     assert round3 == [str(s["name"]) for s in heldout_sets() if s.get("round") == 3]
-    assert {"g2s_kaya_lamp", "kifucam_yellow_checker", "kifucam_bamboo_desk", "kifucam_pale_white"} <= set(
-        round3
-    )
+    fresh = {"g2s_kaya_lamp", "kifucam_yellow_checker", "kifucam_bamboo_desk", "kifucam_pale_white"}
+    fresh |= {"ahn_paper9"}
+    assert fresh <= set(round3)
     assert len(round3) < len(every)
     assert [str(s["name"]) for s in chosen_sets("kifucam_pale_white, g2s_kaya_lamp")] == [
         name for name in every if name in {"kifucam_pale_white", "g2s_kaya_lamp"}
