@@ -23,7 +23,8 @@ reader, and report what it prints as held-out; changing the reader after seeing 
 would make them in-sample. The protocol is the tuning sets' (``vision_real_photos.py --sets``):
 every photo that shows every colour calibrates in turn with the app's unguided learner (a refusal
 reads nothing and counts against acceptance) and the set's other photos are read by their
-labelled corners. The reader has no parameters learnt across sets (its thresholds are fixed,
+labelled corners; a set of one photo per board (``"protocol": "self"``) calibrates on each photo
+and reads it. The reader has no parameters learnt across sets (its thresholds are fixed,
 every profile comes from the set's own calibration photo), so leaving a set out changes nothing
 and the in-sample table below is the same leave-one-photo-out run on the tuning sets.
 """
@@ -41,11 +42,11 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.fetch_real_photos import cache_dir, fetch  # noqa: E402
 from benchmarks.vision_real_photos import (  # noqa: E402
     SetFigures,
-    leave_one_out,
     load_truths,
     measure_sets,
     print_sets,
     set_figures,
+    set_runs,
 )
 
 HELDOUT = ROOT / "benchmarks" / "real_photos" / "heldout.json"
@@ -138,13 +139,14 @@ def measure_heldout(
             found, refused, wrong = tally["found"], tally["refused"], tally["wrong"]
             print(f"{entry['name']}: grid found {found}, refused {refused}, wrong {wrong}")
             colours = {letter for t in truths.values() for letter in t.letters} - {"."}
+            itself = entry.get("protocol") == "self"
             runs = [
-                read_others(folder, truths, name, net=net)
+                read_others(folder, truths, name, itself=itself, net=net)
                 for name, t in truths.items()
-                if can_calibrate(t, colours)
+                if itself or can_calibrate(t, colours)
             ]
         else:
-            runs, _left = leave_one_out(folder, labels=labels, net=net)
+            runs = set_runs(entry, folder, load_truths(folder, labels), net)
         figures.append(set_figures(str(entry["name"]), runs, list(load_truths(folder, labels))))
         if details:
             print(f"{entry['name']}: per calibration photo, each photo read as wrong/unsure of its points")

@@ -233,3 +233,35 @@ def test_the_held_out_check_of_one_round_looks_only_at_that_round(tmp_path: Path
     problems = check(tmp_path, round3)
     assert len(problems) == len(round3)
     assert all(p.split(":")[0] in {str(s["name"]) for s in round3} for p in problems), problems
+
+
+def test_a_held_out_set_of_one_photo_per_board_calibrates_each_photo_on_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A held-out set with ``"protocol": "self"`` (one photo per board, like gomrade_boards) has no
+    other photo of its board to read: each photo calibrates and is read on itself, as in
+    ``vision_real_photos.py --sets``; a set of one board reads the others. The reader is replaced
+    by a recorder here: no held-out photo is read."""
+    import benchmarks.vision_heldout as heldout
+    import benchmarks.vision_real_photos as real
+
+    calls: list[tuple[str, bool]] = []
+
+    def recorder(folder: Path, truths: object, name: str, *args: object, itself: bool = False, **kw: object):
+        calls.append((name, itself))
+        return name
+
+    monkeypatch.setattr(real, "read_others", recorder)
+    monkeypatch.setattr(heldout, "set_figures", lambda name, runs, photos: (name, runs))
+    entry = next(s for s in heldout.heldout_sets() if s["name"] == "kifucam_yellow_checker")
+    files = entry["files"]
+    assert isinstance(files, dict)
+    folder = tmp_path / "heldout" / str(entry["name"])
+    folder.mkdir(parents=True)
+    for name in files:
+        (folder / name).write_bytes(b"")
+    heldout.measure_heldout(tmp_path, sets=[entry])
+    assert sorted(calls) == [(name, False) for name in sorted(files)]
+    calls.clear()
+    heldout.measure_heldout(tmp_path, sets=[{**entry, "protocol": "self"}])
+    assert sorted(calls) == [(name, True) for name in sorted(files)]
