@@ -6,6 +6,7 @@
     .venv/bin/python benchmarks/vision_heldout.py --find-grid  # the same, located by vision/grid_find.py
     .venv/bin/python benchmarks/vision_heldout.py --reader net # the same, calibrated for the point net
     .venv/bin/python benchmarks/vision_heldout.py --round 3    # only the sets labelled in round 3
+                                                               # (goban_to_sgf, kifu-cam, ahn-repo)
     .venv/bin/python benchmarks/vision_heldout.py --sets a,b   # only the named sets
 
 ``benchmarks/real_photos/heldout.json`` lists the held-out sets: four repositories that issue 30
@@ -184,7 +185,12 @@ def main() -> int:
     )
     parser.add_argument("--sets", default=None, help="comma-separated set names: measure only these")
     parser.add_argument(
-        "--round", type=int, default=None, dest="round_", help="measure only the sets of this labelling round"
+        "--round",
+        type=int,
+        default=None,
+        dest="round_",
+        metavar="N",
+        help="measure only the sets of labelling round N",
     )
     args = parser.parse_args()
     chosen = chosen_sets(args.sets, args.round_)
