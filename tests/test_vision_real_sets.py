@@ -212,7 +212,7 @@ def test_the_held_out_sets_can_be_chosen_by_round_or_name_so_spent_sets_stay_out
     round3 = [str(s["name"]) for s in chosen_sets(round_=3)]
     assert round3 == [str(s["name"]) for s in heldout_sets() if s.get("round") == 3]
     fresh = {"g2s_kaya_lamp", "kifucam_yellow_checker", "kifucam_bamboo_desk", "kifucam_pale_white"}
-    fresh |= {"ahn_paper9", "g2s_boards_self", "kifucam_boards_self"}
+    fresh |= {"ahn_paper9", "g2s_boards_self", "kifucam_boards_self", "kifucam_folding"}
     assert fresh <= set(round3)
     assert len(round3) < len(every)
     assert [str(s["name"]) for s in chosen_sets("kifucam_pale_white, g2s_kaya_lamp")] == [
