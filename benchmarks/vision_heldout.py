@@ -5,6 +5,9 @@
     .venv/bin/python benchmarks/vision_heldout.py              # the held-out table (and the in-sample one)
     .venv/bin/python benchmarks/vision_heldout.py --find-grid  # the same, located by vision/grid_find.py
     .venv/bin/python benchmarks/vision_heldout.py --reader net # the same, calibrated for the point net
+    .venv/bin/python benchmarks/vision_heldout.py --round 3    # only the sets labelled in round 3
+                                                               # (goban_to_sgf, kifu-cam, ahn-repo)
+    .venv/bin/python benchmarks/vision_heldout.py --sets a,b   # only the named sets
 
 ``benchmarks/real_photos/heldout.json`` lists the held-out sets: four repositories that issue 30
 reserves for independent measurement (OliverBenz/Go_Game, curious-attempt-bunny/go-vision,
@@ -21,7 +24,8 @@ reader, and report what it prints as held-out; changing the reader after seeing 
 would make them in-sample. The protocol is the tuning sets' (``vision_real_photos.py --sets``):
 every photo that shows every colour calibrates in turn with the app's unguided learner (a refusal
 reads nothing and counts against acceptance) and the set's other photos are read by their
-labelled corners. The reader has no parameters learnt across sets (its thresholds are fixed,
+labelled corners; a set of one photo per board (``"protocol": "self"``) calibrates on each photo
+and reads it. The reader has no parameters learnt across sets (its thresholds are fixed,
 every profile comes from the set's own calibration photo), so leaving a set out changes nothing
 and the in-sample table below is the same leave-one-photo-out run on the tuning sets.
 """
@@ -39,11 +43,11 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.fetch_real_photos import cache_dir, fetch  # noqa: E402
 from benchmarks.vision_real_photos import (  # noqa: E402
     SetFigures,
-    leave_one_out,
     load_truths,
     measure_sets,
     print_sets,
     set_figures,
+    set_runs,
 )
 
 HELDOUT = ROOT / "benchmarks" / "real_photos" / "heldout.json"
@@ -60,15 +64,34 @@ def heldout_sets() -> list[dict[str, object]]:
     return sets
 
 
+def chosen_sets(names: str | None = None, round_: int | None = None) -> list[dict[str, object]]:
+    """The held-out sets to measure: all, or those named in ``names`` (comma-separated), or those
+    of one labelling ``round_``. Why: a set is read once on a final reader and is then spent, so a
+    later reader must be measured on the fresh sets alone, not on a mix with spent ones."""
+    sets = heldout_sets()
+    if names:
+        wanted = [name.strip() for name in names.split(",") if name.strip()]
+        known = {str(entry["name"]) for entry in sets}
+        unknown = [name for name in wanted if name not in known]
+        if unknown:
+            raise SystemExit(f"--sets: no held-out set named {', '.join(unknown)} in {HELDOUT}")
+        sets = [entry for entry in sets if entry["name"] in wanted]
+    if round_ is not None:
+        sets = [entry for entry in sets if entry.get("round") == round_]
+        if not sets:
+            raise SystemExit(f"--round {round_}: no held-out set of that round in {HELDOUT}")
+    return sets
+
+
 def labels_of(entry: dict[str, object]) -> Path:
     return HELDOUT.parent / str(entry["labels"])
 
 
-def check(cache: Path) -> list[str]:
+def check(cache: Path, sets: list[dict[str, object]] | None = None) -> list[str]:
     """Problems with the held-out labels and photos (empty when all is well): every listed photo
-    labelled once, every label's photo listed, and the photos in the cache."""
+    labelled once, every label's photo listed, and the photos in the cache. ``sets``: default all."""
     problems = []
-    for entry in heldout_sets():
+    for entry in heldout_sets() if sets is None else sets:
         files = entry["files"]
         assert isinstance(files, dict)
         truths = load_truths(cache, labels_of(entry))
@@ -86,15 +109,20 @@ def check(cache: Path) -> list[str]:
 
 
 def measure_heldout(
-    cache: Path, details: bool = False, find_grid: bool = False, net: bool = False
+    cache: Path,
+    details: bool = False,
+    find_grid: bool = False,
+    net: bool = False,
+    sets: list[dict[str, object]] | None = None,
 ) -> tuple[list[SetFigures], list[str]]:
     """The goal table's figures per held-out set; ``details``: also print, per calibration photo,
     whether it was accepted and each photo read's wrong and unsure counts (a refused calibration
     is read anyway, forced with the labels, to show why; it never counts in the table).
     ``find_grid``: every photo located by ``vision.grid_find`` instead of its labelled corners
-    (a refused photo keeps its labels, as four taps would), with found/refused/wrong per set."""
+    (a refused photo keeps its labels, as four taps would), with found/refused/wrong per set.
+    ``sets``: the sets to measure (``chosen_sets``); default all."""
     figures, missing = [], []
-    for entry in heldout_sets():
+    for entry in heldout_sets() if sets is None else sets:
         folder = cache / "heldout" / str(entry["name"])
         labels = labels_of(entry)
         files = entry["files"]
@@ -112,13 +140,14 @@ def measure_heldout(
             found, refused, wrong = tally["found"], tally["refused"], tally["wrong"]
             print(f"{entry['name']}: grid found {found}, refused {refused}, wrong {wrong}")
             colours = {letter for t in truths.values() for letter in t.letters} - {"."}
+            itself = entry.get("protocol") == "self"
             runs = [
-                read_others(folder, truths, name, net=net)
+                read_others(folder, truths, name, itself=itself, net=net)
                 for name, t in truths.items()
-                if can_calibrate(t, colours)
+                if itself or can_calibrate(t, colours)
             ]
         else:
-            runs, _left = leave_one_out(folder, labels=labels, net=net)
+            runs = set_runs(entry, folder, load_truths(folder, labels), net)
         figures.append(set_figures(str(entry["name"]), runs, list(load_truths(folder, labels))))
         if details:
             print(f"{entry['name']}: per calibration photo, each photo read as wrong/unsure of its points")
@@ -154,7 +183,17 @@ def main() -> int:
     parser.add_argument(
         "--reader", choices=("rules", "net"), default="rules", help="the rule path or the point net (opt-in)"
     )
+    parser.add_argument("--sets", default=None, help="comma-separated set names: measure only these")
+    parser.add_argument(
+        "--round",
+        type=int,
+        default=None,
+        dest="round_",
+        metavar="N",
+        help="measure only the sets of labelling round N",
+    )
     args = parser.parse_args()
+    chosen = chosen_sets(args.sets, args.round_)
     net = args.reader == "net"
     cache = args.cache or cache_dir()
     for item in args.repo:
@@ -170,18 +209,20 @@ def main() -> int:
                 copied = fetch(named, git_dir, cache)
                 print(f"{entry['name']}: {copied} photos into {cache / 'heldout' / str(entry['name'])}")
     if args.check:
-        problems = check(cache)
+        problems = check(cache, chosen)
         for line in problems:
             print(f"PROBLEM: {line}")
+        names = ", ".join(str(entry["name"]) for entry in chosen)
         print(
-            "held-out labels and photos: " + ("all present" if not problems else f"{len(problems)} problems")
+            f"held-out labels and photos ({names}): "
+            + ("all present" if not problems else f"{len(problems)} problems")
         )
         return 1 if problems else 0
     if args.repo:
         return 0
     not_labelled = load_heldout().get("not_labelled", {})
     print("HELD OUT (never used for training, tuning or tests; labels made by looking, not by the reader):")
-    print_sets(*measure_heldout(cache, args.details, args.find_grid, net))
+    print_sets(*measure_heldout(cache, args.details, args.find_grid, net, chosen))
     assert isinstance(not_labelled, dict)
     for repo, why in not_labelled.items():
         print(f"NOT MEASURED: {repo}: {why}")

@@ -20,6 +20,9 @@ from vision.groundtruth import parse_textproto
 # The four repositories issue 30 reserves, and three added (labelled 2026-11-28, before the
 # learned reader was frozen) so that the held-out measurement has boards nobody has looked at.
 HELD_OUT = {
+    "irglbriz/goban_to_sgf",  # round 3 (labelled 2026-11-28 before net2 was frozen)
+    "hauensteina/kifu-cam",  # round 3
+    "hauensteina/ahn-repo",  # round 3
     "OliverBenz/Go_Game",
     "curious-attempt-bunny/go-vision",
     "romangoempire/goban-watcher",
@@ -196,3 +199,69 @@ def test_the_held_out_check_names_a_set_whose_photos_are_not_in_the_cache(tmp_pa
         for name in files:
             (folder / name).write_bytes(b"")
     assert check(tmp_path) == []
+
+
+def test_the_held_out_sets_can_be_chosen_by_round_or_name_so_spent_sets_stay_out() -> None:
+    """``vision_heldout.py --round N`` / ``--sets a,b``: a set read once on a final reader is spent,
+    so the next reader is measured on the fresh round alone. Round 3 is exactly the sets labelled
+    for it; a name not in the list stops with a line that names it instead of measuring nothing."""
+    from benchmarks.vision_heldout import chosen_sets, heldout_sets
+
+    every = [str(s["name"]) for s in heldout_sets()]
+    assert [str(s["name"]) for s in chosen_sets()] == every
+    round3 = [str(s["name"]) for s in chosen_sets(round_=3)]
+    assert round3 == [str(s["name"]) for s in heldout_sets() if s.get("round") == 3]
+    fresh = {"g2s_kaya_lamp", "kifucam_yellow_checker", "kifucam_bamboo_desk", "kifucam_pale_white"}
+    fresh |= {"ahn_paper9", "g2s_boards_self", "kifucam_boards_self", "kifucam_folding"}
+    assert fresh <= set(round3)
+    assert len(round3) < len(every)
+    assert [str(s["name"]) for s in chosen_sets("kifucam_pale_white, g2s_kaya_lamp")] == [
+        name for name in every if name in {"kifucam_pale_white", "g2s_kaya_lamp"}
+    ]
+    with pytest.raises(SystemExit, match="no_such_set"):
+        chosen_sets("g2s_kaya_lamp,no_such_set")
+    with pytest.raises(SystemExit, match="--round 99"):
+        chosen_sets(round_=99)
+
+
+def test_the_held_out_check_of_one_round_looks_only_at_that_round(tmp_path: Path) -> None:
+    """``--check --round 3`` names only round 3's missing photos, so an empty cache of the spent
+    sets does not hide whether the fresh ones are ready for the one measurement."""
+    from benchmarks.vision_heldout import check, chosen_sets
+
+    round3 = chosen_sets(round_=3)
+    problems = check(tmp_path, round3)
+    assert len(problems) == len(round3)
+    assert all(p.split(":")[0] in {str(s["name"]) for s in round3} for p in problems), problems
+
+
+def test_a_held_out_set_of_one_photo_per_board_calibrates_each_photo_on_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A held-out set with ``"protocol": "self"`` (one photo per board, like gomrade_boards) has no
+    other photo of its board to read: each photo calibrates and is read on itself, as in
+    ``vision_real_photos.py --sets``; a set of one board reads the others. The reader is replaced
+    by a recorder here: no held-out photo is read."""
+    import benchmarks.vision_heldout as heldout
+    import benchmarks.vision_real_photos as real
+
+    calls: list[tuple[str, bool]] = []
+
+    def recorder(folder: Path, truths: object, name: str, *args: object, itself: bool = False, **kw: object):
+        calls.append((name, itself))
+        return name
+
+    monkeypatch.setattr(real, "read_others", recorder)
+    monkeypatch.setattr(heldout, "set_figures", lambda name, runs, photos: (name, runs))
+    entry = next(s for s in heldout.heldout_sets() if s["name"] == "kifucam_yellow_checker")
+    files = entry["files"]
+    assert isinstance(files, dict)
+    folder = tmp_path / "heldout" / str(entry["name"])
+    folder.mkdir(parents=True)
+    for name in files:
+        (folder / name).write_bytes(b"")
+    heldout.measure_heldout(tmp_path, sets=[entry])
+    assert sorted(calls) == [(name, False) for name in sorted(files)]
+    calls.clear()
+    heldout.measure_heldout(tmp_path, sets=[{**entry, "protocol": "self"}])
+    assert sorted(calls) == [(name, True) for name in sorted(files)]
