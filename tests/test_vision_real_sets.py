@@ -85,6 +85,46 @@ def _cached(name: str) -> Path:
     return folder
 
 
+def test_every_cached_photo_s_labelled_grid_lies_inside_it_in_clockwise_order() -> None:
+    """A label's four outer points (TL, TR, BR, BL) must lie inside its photo, as the photo is read
+    (EXIF-upright), and turn clockwise: row and column swapped, a photo's size misread, or two
+    corners exchanged would teach the point net patches of the wrong points. Sets whose photos are
+    not cached are not checked here (the data-list test above still reads their labels)."""
+    import numpy as np
+
+    from benchmarks.vision_real_photos import _image
+
+    checked = 0
+    for entry in _sets():
+        if entry.get("source") == "shared":
+            continue
+        folder = cache_dir() / str(entry["name"])
+        files = entry["files"]
+        assert isinstance(files, dict)
+        if not all((folder / name).is_file() for name in files):
+            continue
+        for name, truth in load_truths(folder, SETS.parent / str(entry["labels"])).items():
+            height, width = _image(folder, name).shape[:2]
+            corners = np.array(truth.corners, dtype=float)
+            assert (
+                (corners >= 0).all() and (corners[:, 0] < width).all() and (corners[:, 1] < height).all()
+            ), (
+                entry["name"],
+                name,
+                truth.corners,
+                (width, height),
+            )
+            edges = np.roll(corners, -1, axis=0) - corners
+            turns = (
+                edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1]
+                - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+            )
+            assert all(turn > 0 for turn in turns), (entry["name"], name, "corners not TL, TR, BR, BL")
+            checked += 1
+    if not checked:
+        pytest.skip(f"no real-photo set is cached in {cache_dir()} (benchmarks/fetch_real_photos.py)")
+
+
 def test_the_gomrade_webcam_set_reads_as_measured() -> None:
     """A pale 19x19 board under room light, seen obliquely by a webcam (out of sample): every
     calibration is accepted, no point is read wrong with confidence, at most 4 of 39,710 unsure
