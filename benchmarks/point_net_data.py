@@ -16,8 +16,9 @@ and its source (0: renders, k: the k-th real set of ``benchmarks/real_photos/set
   Othello-like boards, wood from pale to dark, green felt, lifted stones, strongly coloured
   lamps, hot spots, blur, noise, JPEG), seeds ``--seed``, ``--seed + 1``, ...
 - Real photos: every photo of every tuning set that is here, as taken and relit by
-  ``--relights`` random lamps (``benchmarks/vision_lamps.relight``, per-channel gains 0.2-1.0
-  behind the camera's colour matrix), each photo named with its SHA-256. Never the held-out
+  ``--relights`` random lamps (``benchmarks/vision_lamps.relight``, per-channel gains
+  ``go_render.saturated_lamp``: the brightest 1, the others log-uniform down to 0.06, behind the
+  camera's colour matrix), each photo named with its SHA-256. Never the held-out
   sets (``sets.json``'s ``held_out``; they are not in its ``sets``).
 """
 
@@ -58,9 +59,9 @@ def board_patches(
 
 
 def random_lamp(rng: np.random.Generator) -> tuple[float, float, float]:
-    gains = rng.uniform(0.2, 1.0, 3)
-    b, g, r = (float(v) for v in gains / gains.max())
-    return (round(b, 3), round(g, 3), round(r, 3))
+    from benchmarks.go_render import saturated_lamp
+
+    return saturated_lamp(rng)
 
 
 def main() -> int:
@@ -137,7 +138,8 @@ def main() -> int:
         },
         "real_photos": photos,
         "sets_missing": missing,
-        "relight": "benchmarks/vision_lamps.relight, gains per sensor channel uniform 0.2-1.0 (brightest 1), "
+        "relight": "benchmarks/vision_lamps.relight, gains go_render.saturated_lamp "
+        "(brightest 1, others log-uniform 0.06-1), "
         f"rng seed {args.seed}",
         "patch": {"border": BORDER, "classes": CLASS},
         "command": f"benchmarks/point_net_data.py --renders {args.renders} --relights {args.relights} "

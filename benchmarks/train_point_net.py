@@ -66,6 +66,23 @@ def build_model():  # type: ignore[no-untyped-def]
     )
 
 
+def with_hidden(model):  # type: ignore[no-untyped-def]
+    """``model`` giving its logits and, as a second output, the last hidden layer (32 numbers a
+    point): the calibration refits the last layer on them (``vision.point_net.fit_head``)."""
+    from torch import nn
+
+    class _WithHidden(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body, self.head = model[:-1], model[-1]
+
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            hidden = self.body(x)
+            return self.head(hidden), hidden
+
+    return _WithHidden().eval()
+
+
 def augment(batch, rng):  # type: ignore[no-untyped-def]
     """``batch``: (n, 3, 20, 20) numpy float32 with the 2-pixel border -> (n, 3, 16, 16)."""
     import numpy as np
@@ -185,12 +202,12 @@ def main() -> int:
     print("right per source (training data, in-sample):", fit)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
-        model,
+        with_hidden(model),
         (torch.zeros(1, 3, PATCH, PATCH),),
         str(args.out),
         input_names=["patches"],
-        output_names=["logits"],
-        dynamic_axes={"patches": {0: "points"}, "logits": {0: "points"}},
+        output_names=["logits", "hidden"],
+        dynamic_axes={"patches": {0: "points"}, "logits": {0: "points"}, "hidden": {0: "points"}},
         opset_version=13,
         dynamo=False,
     )
