@@ -71,6 +71,7 @@ class FrameResult:
     features: NDArray[np.float64] | None = None
     stages: dict[str, float] = field(default_factory=dict)
     net_logits: NDArray[np.float32] | None = None  # the point net's (points, 3), when it read
+    net_hidden: NDArray[np.float32] | None = None  # its last hidden layer (a model that has it)
 
     @property
     def unsure(self) -> list[int]:
@@ -101,6 +102,7 @@ class BoardReader:
         self.net: PointNet | None = None
         self.net_problem = ""
         self.last_logits: NDArray[np.float32] | None = None
+        self.last_hidden: NDArray[np.float32] | None = None
         self.net_seconds = 0.0  # the last frame's patches and forward (benchmarks/vision_speed.py)
         wanted = profile.net_bias is not None if net is None else net
         if wanted and profile.features == 3:
@@ -209,8 +211,9 @@ class BoardReader:
         if self.net is not None and features.shape[1] == 3 and self.profile.net_bias is not None:
             started = time.perf_counter()
             self.last_logits = logits = self.net_logits(samples)
+            logits, bias = self._own_head(logits, samples)
             self.net_seconds = time.perf_counter() - started
-            by_net = net_reading(logits, self.profile.net_bias, self.classifier, features)
+            by_net = net_reading(logits, bias, self.classifier, features)
             if not point_net.WITH_RULES:
                 self._doubt_covered(by_net, samples, moving)
                 return by_net, features
@@ -292,10 +295,29 @@ class BoardReader:
             result.confidence = np.where(covered, 0.0, result.confidence)
 
     def net_logits(self, samples: Samples) -> NDArray[np.float32]:
-        """The point net's (points, 3) logits for this frame: one batched forward."""
+        """The point net's (points, 3) logits for this frame: one batched forward (its last hidden
+        layer kept in ``last_hidden``)."""
         assert self.net is not None
         rows, cols = self.profile.rows, self.profile.cols
-        return self.net.logits(point_patches(samples.warped, samples.gaps, rows, cols, self.sampler.pitch))
+        patches = point_patches(samples.warped, samples.gaps, rows, cols, self.sampler.pitch)
+        logits, self.last_hidden = self.net.outputs(patches)
+        return logits
+
+    def _own_head(self, logits: NDArray[np.float32], samples: Samples) -> tuple[NDArray[np.float32], float]:
+        """The logits and piece bias to read by: the calibration's own last layer while the light is
+        the calibration's (``point_net.light_changed``) and the model the one it was fitted for,
+        else the shipped layer and the calibration's bias."""
+        import numpy as np
+
+        head, board, bias = self.profile.net_head, self.profile.board, self.profile.net_bias
+        assert bias is not None and self.net is not None
+        hidden = self.last_hidden
+        if head is None or board is None or hidden is None or head.model != self.net.fingerprint:
+            return logits, bias
+        if len(head.weights[0]) != hidden.shape[1] or point_net.light_changed(samples.gaps, board):
+            return logits, bias
+        own = logits + hidden @ np.asarray(head.weights, np.float32).T + np.asarray(head.bias, np.float32)
+        return np.asarray(own, dtype=np.float32), 0.0
 
     def glints(
         self, samples: Samples, features: NDArray[np.float64]
@@ -468,6 +490,7 @@ def read_image(
             samples=samples,
             features=features,
             net_logits=reader.net_logits(samples) if reader.net is not None else None,
+            net_hidden=reader.last_hidden,
         )
     classified, features = reader.classify(samples)
     logits = reader.last_logits
@@ -483,6 +506,7 @@ def read_image(
         samples,
         features,
         net_logits=logits,
+        net_hidden=reader.last_hidden,
     )
 
 
