@@ -18,8 +18,10 @@ and its source (0: renders, k: the k-th real set of ``benchmarks/real_photos/set
 - Real photos: every photo of every tuning set that is here, as taken and relit by
   ``--relights`` random lamps (``benchmarks/vision_lamps.relight``, per-channel gains
   ``go_render.saturated_lamp``: the brightest 1, the others log-uniform down to 0.06, behind the
-  camera's colour matrix), each photo named with its SHA-256. Never the held-out
-  sets (``sets.json``'s ``held_out``; they are not in its ``sets``).
+  camera's colour matrix), each photo named with its SHA-256: gobonline, Gomrade's, and since
+  2026-11-28 the five sets once held out (imago-tests' three Go boards, two recessed Othello
+  boards) and the sets labelled for training since. Never the held-out sets (``heldout.json``;
+  their repositories are ``sets.json``'s ``held_out`` and are not in its ``sets``).
 """
 
 from __future__ import annotations

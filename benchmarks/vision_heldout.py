@@ -6,15 +6,15 @@
     .venv/bin/python benchmarks/vision_heldout.py --find-grid  # the same, located by vision/grid_find.py
     .venv/bin/python benchmarks/vision_heldout.py --reader net # the same, calibrated for the point net
 
-``benchmarks/real_photos/heldout.json`` lists the held-out sets: four repositories that issue 30
-reserves for independent measurement (OliverBenz/Go_Game, curious-attempt-bunny/go-vision,
-romangoempire/goban-watcher, hiroki-0001/Othello) and three added before the learned reader was
-frozen (tomasmcz/imago-tests, AxelRieben/OthelloHelper, acarp52/gamestate_CV), the photos chosen
-from each (repository path,
+``benchmarks/real_photos/heldout.json`` lists the held-out sets: the four repositories that issue
+30 reserves for independent measurement (OliverBenz/Go_Game, curious-attempt-bunny/go-vision,
+romangoempire/goban-watcher, hiroki-0001/Othello), the photos chosen from each (repository path,
 commit, SHA-256) and their labels (gobonline textproto beside the list: corners and pieces, made
 by looking at the photos and checked by overlays, never by running the reader on them).
 ``--repo`` copies the photos from local clones into ``<cache>/heldout/<set>`` (nothing is
-downloaded); none of them is committed.
+downloaded); none of them is committed. (Five sets from tomasmcz/imago-tests, AxelRieben/OthelloHelper and
+acarp52/gamestate_CV were held out here too, measured once on 2026-11-28, and are training sets in
+``sets.json`` since.)
 
 Why a separate script: these photos must never steer the reader. Run it once, on the final
 reader, and report what it prints as held-out; changing the reader after seeing its figures
