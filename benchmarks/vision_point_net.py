@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/vision_point_net.py [--train] [--epochs 6] [--per-epoch 50000]
         [--data test-artifacts/point_net/data.npz] [--torch /work/torchvenv/bin/python] [--with-rules]
+        [--sets A,B] [--widths 8,16,16,32]
     .venv/bin/python benchmarks/vision_point_net.py --drawn-lamps 6 [--seed-from 0]
         [--calibrate-under white] [--model FILE.onnx]
 
@@ -105,6 +106,8 @@ def main() -> int:
     parser.add_argument("--seed-from", type=int, default=0, help="--drawn-lamps: the first board's seed")
     parser.add_argument("--calibrate-under", default="white", help="--drawn-lamps: the calibration's lamp")
     parser.add_argument("--model", type=Path, help="--drawn-lamps: read with this model, not the shipped one")
+    parser.add_argument("--widths", default="8,16,16,32", help="--train: the net's widths")
+    parser.add_argument("--sets", default="", help="only these sets (comma-separated names)")
     args = parser.parse_args()
     point_net.WITH_RULES = args.with_rules
     if args.drawn_lamps:
@@ -112,8 +115,11 @@ def main() -> int:
         return drawn_lamps(args.drawn_lamps, args.seed_from, args.calibrate_under)
     found, missing = available_sets(args.shared, cache_dir())
     net_figures, rule_figures = [], []
+    wanted = {n for n in args.sets.split(",") if n}
     for entry, folder, labels in found:
         name = str(entry["name"])
+        if wanted and name not in wanted:
+            continue
         model = args.data.parent / f"loso_{name}.onnx"
         if args.train or not model.exists():
             command = [
@@ -125,6 +131,8 @@ def main() -> int:
                 str(args.epochs),
                 "--per-epoch",
                 str(args.per_epoch),
+                "--widths",
+                args.widths,
                 "--leave-out",
                 name,
                 "--out",
