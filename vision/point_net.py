@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from vision.classify import Classifier
+    from vision.profile import BoardProfile
 
 NET_PITCH = 12  # pixels a pitch in the net's patches (the warp's 24, halved)
 PATCH = 16  # pixels a side: 1.33 pitch around the point
@@ -190,6 +191,30 @@ def light_changed(gaps: NDArray[np.float32], board: tuple[float, float, float]) 
     now = np.log(np.nanmedian(np.asarray(gaps, np.float64).reshape(-1, 3), axis=0) + LOG_OFFSET)
     change = now - np.log(np.asarray(board, np.float64) + LOG_OFFSET)
     return bool(np.abs(change - change.mean()).max() > LIGHT_CHANGED)
+
+
+def own_logits(
+    logits: NDArray[np.float32],
+    hidden: NDArray[np.float32] | None,
+    profile: BoardProfile,
+    fingerprint: str,
+    gaps: NDArray[np.float32],
+) -> tuple[NDArray[np.float32], float]:
+    """The logits and piece bias to read a frame by: the calibration's own last layer
+    (``profile.net_head``, bias 0: the layer has its own) while the light is the calibration's
+    (:func:`light_changed` on the frame's ``gaps``) and the model the one it was fitted for
+    (``fingerprint``), else the shipped layer and the calibration's bias."""
+    import numpy as np
+
+    head, board, bias = profile.net_head, profile.board, profile.net_bias
+    if bias is None:
+        raise PointNetError("the profile was not calibrated for the point net")
+    if head is None or board is None or hidden is None or head.model != fingerprint:
+        return logits, bias
+    if len(head.weights[0]) != hidden.shape[1] or light_changed(gaps, board):
+        return logits, bias
+    own = logits + hidden @ np.asarray(head.weights, np.float32).T + np.asarray(head.bias, np.float32)
+    return np.asarray(own, dtype=np.float32), 0.0
 
 
 class PointNet:

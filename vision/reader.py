@@ -211,7 +211,8 @@ class BoardReader:
         if self.net is not None and features.shape[1] == 3 and self.profile.net_bias is not None:
             started = time.perf_counter()
             self.last_logits = logits = self.net_logits(samples)
-            logits, bias = self._own_head(logits, samples)
+            net, hidden = self.net, self.last_hidden  # the calibration's own last layer, or not:
+            logits, bias = point_net.own_logits(logits, hidden, self.profile, net.fingerprint, samples.gaps)
             self.net_seconds = time.perf_counter() - started
             by_net = net_reading(logits, bias, self.classifier, features)
             if not point_net.WITH_RULES:
@@ -295,29 +296,12 @@ class BoardReader:
             result.confidence = np.where(covered, 0.0, result.confidence)
 
     def net_logits(self, samples: Samples) -> NDArray[np.float32]:
-        """The point net's (points, 3) logits for this frame: one batched forward (its last hidden
-        layer kept in ``last_hidden``)."""
+        """The point net's (points, 3) logits for this frame, one batched forward (and ``last_hidden``)."""
         assert self.net is not None
         rows, cols = self.profile.rows, self.profile.cols
         patches = point_patches(samples.warped, samples.gaps, rows, cols, self.sampler.pitch)
         logits, self.last_hidden = self.net.outputs(patches)
         return logits
-
-    def _own_head(self, logits: NDArray[np.float32], samples: Samples) -> tuple[NDArray[np.float32], float]:
-        """The logits and piece bias to read by: the calibration's own last layer while the light is
-        the calibration's (``point_net.light_changed``) and the model the one it was fitted for,
-        else the shipped layer and the calibration's bias."""
-        import numpy as np
-
-        head, board, bias = self.profile.net_head, self.profile.board, self.profile.net_bias
-        assert bias is not None and self.net is not None
-        hidden = self.last_hidden
-        if head is None or board is None or hidden is None or head.model != self.net.fingerprint:
-            return logits, bias
-        if len(head.weights[0]) != hidden.shape[1] or point_net.light_changed(samples.gaps, board):
-            return logits, bias
-        own = logits + hidden @ np.asarray(head.weights, np.float32).T + np.asarray(head.bias, np.float32)
-        return np.asarray(own, dtype=np.float32), 0.0
 
     def glints(
         self, samples: Samples, features: NDArray[np.float64]
