@@ -214,7 +214,11 @@ def test_the_command_line_calibrates_a_labelled_grid_for_the_net_and_reads_it(
     grid = ["--grid", "9x9", "--corners", " ".join(f"{x:.0f},{y:.0f}" for x, y in corners)]
     labelled = ["--labelled", f"{picture}={rows}", "--letters", "B=black,W=white"]
     assert main(["vision", "calibrate", "--reader", "net", *labelled, *grid, "--out", str(profile)]) == 0
-    assert profile_from_json(json.loads(profile.read_text())).net_bias is not None
+    made = profile_from_json(json.loads(profile.read_text()))
+    assert made.net_bias is not None
+    # its own last layer, for the shipped model, and the board's colour that says when to use it
+    assert made.net_head is not None and made.net_head.model == point_net.default_net().fingerprint
+    assert made.board is not None
     capsys.readouterr()
     assert main(["vision", "read", str(picture), "--profile", str(profile), "--json"]) == 0
     read = json.loads(capsys.readouterr().out)
