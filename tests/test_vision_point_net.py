@@ -332,7 +332,9 @@ def test_calibrating_again_for_the_rules_drops_an_earlier_nets_bias(
     assert main(["vision", "calibrate", "--profile", str(first), *labelled, "--out", str(again)]) == 0
     assert profile_from_json(json.loads(again.read_text())).net_bias is None
     kept = profile_from_json(json.loads(first.read_text()))
-    assert CalibrationSession(kept, [("B", "black")]).profile.net_bias is None
+    assert kept.net_head is not None
+    session = CalibrationSession(kept, [("B", "black")]).profile
+    assert session.net_bias is None and session.net_head is None  # its own last layer goes too
 
 
 def test_a_grid_too_small_to_look_for_is_one_line_not_a_traceback(
