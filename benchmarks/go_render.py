@@ -105,14 +105,29 @@ def draw(rng: np.random.Generator, size: int = 19) -> tuple[np.ndarray, list[tup
     return out, corners, letters
 
 
+def saturated_lamp(rng: np.random.Generator) -> tuple[float, float, float]:
+    """A lamp's gain per sensor channel (BGR, the brightest 1), the others log-uniform down to
+    0.06: saturated LED colours (one or two channels nearly off, which clips the bright one after
+    auto exposure and leaves the dim ones little contrast) as often as mild casts. Why log-uniform:
+    uniform gains in 0.2-1.0 almost never gave the blue, cyan or orange lamps that misled the net."""
+    import numpy as np
+
+    gains = np.exp(rng.uniform(np.log(0.06), 0.0, 3))
+    gains[int(rng.integers(0, 3))] = 1.0
+    b, g, r = (round(float(v), 3) for v in gains / gains.max())
+    return (b, g, r)
+
+
 def draw_varied(
     rng: np.random.Generator,
 ) -> tuple[np.ndarray, list[tuple[float, float]], list[str], dict[str, object]]:
     """A board drawn with far more variety than :func:`draw`, for training the point net
     (``benchmarks/train_point_net.py``): Go boards of 9, 13 or 19 lines in wood from pale to dark,
     or an Othello-like board (green felt, lines *between* the points, discs at the cells'
-    centres); stones lifted toward the camera up to 0.4 pitch; a strongly coloured lamp (a gain
-    per sensor channel of 0.2-1.0 behind the camera's colour matrix, ``vision_lamps.relight``);
+    centres, felt from pale to near black, discs with a side seen at an angle); stones lifted
+    toward the camera up to 0.4 pitch; in 80 % a strongly coloured lamp (:func:`saturated_lamp`
+    behind the camera's colour matrix, ``vision_lamps.relight``; in a third of those a second
+    lamp's colour across the board); dim light with the camera's noise;
     hot spots that clip; thin sunlit streaks and soft shadows across the board; star points; a white
     balance that is off; blur, noise, JPEG. Returns the picture,
     the four outer points (TL, TR, BR, BL), the letters per point and what was drawn.
@@ -142,8 +157,9 @@ def draw_varied(
     hm = homography_from_corners(corners, size, size)
     img = np.zeros((h, w, 3), np.float32)
     img[:] = rng.uniform(20, 220, 3)
-    if othello:  # green felt or painted board
+    if othello:  # green felt or painted board, from pale to near black
         board = np.array([rng.uniform(20, 110), rng.uniform(70, 170), rng.uniform(10, 70)], np.float32)
+        board *= rng.uniform(0.25, 1.3)
     else:  # wood from pale maple to dark stained
         shade = rng.uniform(0.3, 1.1)
         board = (
@@ -182,6 +198,7 @@ def draw_varied(
             cv2.circle(img, (round(x), round(y)), dot, ink.tolist(), -1, cv2.LINE_AA)
     letters = ["."] * (size * size)
     radius = pitch * (rng.uniform(0.36, 0.46) if othello else rng.uniform(0.42, 0.49))
+    thick = rng.uniform(0.0, 0.25)  # an Othello disc's side, in radii, seen below it
     lift = rng.uniform(0.0, 0.4)
     count = int(rng.integers(0, int(0.7 * size * size)))
     for point in rng.choice(size * size, size=count, replace=False):
@@ -205,6 +222,9 @@ def draw_varied(
         x, y = project(hm, np.array([[point % size, point // size - lift]], dtype=np.float64))[0]
         base = dark * rng.uniform(0.8, 1.2) if letters[point] == "B" else pale * rng.uniform(0.93, 1.03)
         tint = np.array([base * rng.uniform(0.95, 1.08), base, base * rng.uniform(0.92, 1.04)])
+        if othello and thick > 0:  # a disc's side, seen below it at an angle
+            side = (tint * rng.uniform(0.5, 0.8)).tolist()
+            cv2.circle(img, (round(x), round(y + thick * radius)), round(radius), side, -1, cv2.LINE_AA)
         cv2.circle(img, (round(x), round(y)), round(radius), tint.tolist(), -1, cv2.LINE_AA)
         if othello and rng.random() < 0.5:  # a disc's rim of the other colour
             rim = (np.full(3, 235.0) if letters[point] == "B" else np.full(3, 25.0)).tolist()
@@ -242,13 +262,21 @@ def draw_varied(
         img += (rng.uniform(40, 260) * blob)[:, :, None]
     if rng.random() < 0.6:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.8))
+    if rng.random() < 0.15:  # dim light: the camera's gain brings noise up
+        img *= rng.uniform(0.15, 0.45)
+        img += rng.normal(0, rng.uniform(1, 4), img.shape).astype(np.float32)
+        img *= 255.0 / max(float(np.percentile(img, 99)), 1.0)
     img += rng.normal(0, rng.uniform(0, 7), img.shape).astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
     lamp = (1.0, 1.0, 1.0)
-    if rng.random() < 0.6:  # a strongly coloured lamp (the brightest channel 1)
-        gains = rng.uniform(0.2, 1.0, 3)
-        lamp = tuple(float(v) for v in gains / gains.max())
-        out = relight(out, lamp)  # type: ignore[arg-type]
+    if rng.random() < 0.8:  # a strongly coloured lamp (the brightest channel 1)
+        lamp = saturated_lamp(rng)
+        lit = relight(out, lamp)
+        if rng.random() < 0.3:  # a second lamp's colour across the board (a gradient)
+            second = relight(out, saturated_lamp(rng))
+            mix = np.clip(0.5 + ramp * rng.uniform(1.0, 3.0), 0.0, 1.0)[:, :, None]
+            lit = np.clip(lit * (1 - mix) + second * mix, 0, 255).astype(np.uint8)
+        out = lit
     if rng.random() < 0.5:  # a white balance that is off
         out = np.clip(out.astype(np.float32) * rng.uniform(0.8, 1.25, 3), 0, 255).astype(np.uint8)
     if rng.random() < 0.7:

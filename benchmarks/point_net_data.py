@@ -16,11 +16,12 @@ and its source (0: renders, k: the k-th real set of ``benchmarks/real_photos/set
   Othello-like boards, wood from pale to dark, green felt, lifted stones, strongly coloured
   lamps, hot spots, blur, noise, JPEG), seeds ``--seed``, ``--seed + 1``, ...
 - Real photos: every photo of every tuning set that is here, as taken and relit by
-  ``--relights`` random lamps (``benchmarks/vision_lamps.relight``, per-channel gains 0.2-1.0
-  behind the camera's colour matrix), each photo named with its SHA-256: gobonline, Gomrade's,
-  and since 2026-11-28 the five sets once held out (imago-tests' three Go boards, two recessed
-  Othello boards). Never the held-out sets (``heldout.json``; their repositories are
-  ``sets.json``'s ``held_out`` and are not in its ``sets``).
+  ``--relights`` random lamps (``benchmarks/vision_lamps.relight``, per-channel gains
+  ``go_render.saturated_lamp``: the brightest 1, the others log-uniform down to 0.06, behind the
+  camera's colour matrix), each photo named with its SHA-256: gobonline, Gomrade's, and since
+  2026-11-28 the five sets once held out (imago-tests' three Go boards, two recessed Othello
+  boards) and the sets labelled for training since. Never the held-out sets (``heldout.json``;
+  their repositories are ``sets.json``'s ``held_out`` and are not in its ``sets``).
 """
 
 from __future__ import annotations
@@ -60,9 +61,9 @@ def board_patches(
 
 
 def random_lamp(rng: np.random.Generator) -> tuple[float, float, float]:
-    gains = rng.uniform(0.2, 1.0, 3)
-    b, g, r = (float(v) for v in gains / gains.max())
-    return (round(b, 3), round(g, 3), round(r, 3))
+    from benchmarks.go_render import saturated_lamp
+
+    return saturated_lamp(rng)
 
 
 def main() -> int:
@@ -139,7 +140,8 @@ def main() -> int:
         },
         "real_photos": photos,
         "sets_missing": missing,
-        "relight": "benchmarks/vision_lamps.relight, gains per sensor channel uniform 0.2-1.0 (brightest 1), "
+        "relight": "benchmarks/vision_lamps.relight, gains go_render.saturated_lamp "
+        "(brightest 1, others log-uniform 0.06-1), "
         f"rng seed {args.seed}",
         "patch": {"border": BORDER, "classes": CLASS},
         "command": f"benchmarks/point_net_data.py --renders {args.renders} --relights {args.relights} "

@@ -1,7 +1,8 @@
 """Train the point net (``vision/point_net.py``) and write it as ONNX. Development time only.
 
     /work/torchvenv/bin/python benchmarks/train_point_net.py [--data test-artifacts/point_net/data.npz]
-        [--epochs 6] [--per-epoch 50000] [--batch 512] [--seed 11] [--leave-out SET]
+        [--epochs 6] [--per-epoch 50000] [--batch 512] [--seed 11] [--widths 8,16,16,32]
+        [--leave-out SET]
         [--out vision/models/point_net.onnx]
 
 Step two of two: ``benchmarks/point_net_data.py`` (the project's venv) writes the patches; this
@@ -45,25 +46,44 @@ AUGMENT = {
 }
 
 
-def build_model():  # type: ignore[no-untyped-def]
-    """Three 3x3 convolutions (8, 16, 16 channels; two 2x2 poolings) over the 16x16x3 patch and
-    two dense layers: about 12 k weights, 0.18 M multiply-adds a point."""
+def build_model(widths: tuple[int, int, int, int] = (8, 16, 16, 32)):  # type: ignore[no-untyped-def]
+    """Three 3x3 convolutions (``widths[:3]`` channels; two 2x2 poolings) over the 16x16x3 patch
+    and two dense layers (``widths[3]`` hidden): at (8, 16, 16, 32) about 12 k weights, 0.17 M
+    multiply-adds a point."""
     from torch import nn
 
+    a, b, c, hidden = widths
     return nn.Sequential(
-        nn.Conv2d(3, 8, 3, padding=1),
+        nn.Conv2d(3, a, 3, padding=1),
         nn.ReLU(),
         nn.MaxPool2d(2),
-        nn.Conv2d(8, 16, 3, padding=1),
+        nn.Conv2d(a, b, 3, padding=1),
         nn.ReLU(),
         nn.MaxPool2d(2),
-        nn.Conv2d(16, 16, 3, padding=1),
+        nn.Conv2d(b, c, 3, padding=1),
         nn.ReLU(),
         nn.Flatten(),
-        nn.Linear(16 * 4 * 4, 32),
+        nn.Linear(c * 4 * 4, hidden),
         nn.ReLU(),
-        nn.Linear(32, 3),
+        nn.Linear(hidden, 3),
     )
+
+
+def with_hidden(model):  # type: ignore[no-untyped-def]
+    """``model`` giving its logits and, as a second output, the last hidden layer (32 numbers a
+    point): the calibration refits the last layer on them (``vision.point_net.fit_head``)."""
+    from torch import nn
+
+    class _WithHidden(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body, self.head = model[:-1], model[-1]
+
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            hidden = self.body(x)
+            return self.head(hidden), hidden
+
+    return _WithHidden().eval()
 
 
 def augment(batch, rng):  # type: ignore[no-untyped-def]
@@ -119,6 +139,9 @@ def main() -> int:
     parser.add_argument("--per-epoch", type=int, default=50000, help="patches drawn per epoch")
     parser.add_argument("--batch", type=int, default=512)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument(
+        "--widths", default="8,16,16,32", help="channels of the three convolutions, hidden units"
+    )
     parser.add_argument("--leave-out", default="", help="a real set's name to train without")
     parser.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "point_net.onnx")
     args = parser.parse_args()
@@ -137,7 +160,12 @@ def main() -> int:
         keep = sources != set_names.index(args.leave_out) + 1
     patches, labels, sources = patches[keep], labels[keep], sources[keep]
     weights = draw_weights(labels, sources)
-    model = build_model()
+    widths = tuple(int(v) for v in args.widths.split(","))
+    if len(widths) != 4:
+        raise SystemExit(
+            f"--widths {args.widths}: expected four numbers (three convolutions, the hidden layer)"
+        )
+    model = build_model(widths)  # type: ignore[arg-type]
     count = sum(p.numel() for p in model.parameters())
     optimiser = torch.optim.Adam(model.parameters(), lr=3e-3, weight_decay=1e-5)
     steps = args.epochs * (args.per_epoch // args.batch)
@@ -185,12 +213,12 @@ def main() -> int:
     print("right per source (training data, in-sample):", fit)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
-        model,
+        with_hidden(model),
         (torch.zeros(1, 3, PATCH, PATCH),),
         str(args.out),
         input_names=["patches"],
-        output_names=["logits"],
-        dynamic_axes={"patches": {0: "points"}, "logits": {0: "points"}},
+        output_names=["logits", "hidden"],
+        dynamic_axes={"patches": {0: "points"}, "logits": {0: "points"}, "hidden": {0: "points"}},
         opset_version=13,
         dynamo=False,
     )
@@ -205,13 +233,15 @@ def main() -> int:
     meta = {
         "model": args.out.name,
         "weights": count,
-        "architecture": "conv3x3(3->8) relu maxpool2, conv3x3(8->16) relu maxpool2, conv3x3(16->16) relu, "
-        "dense 256->32 relu, dense 32->3 (empty, dark, light)",
+        "architecture": f"conv3x3(3->{widths[0]}) relu maxpool2, "
+        f"conv3x3({widths[0]}->{widths[1]}) relu maxpool2, "
+        f"conv3x3({widths[1]}->{widths[2]}) relu, dense {widths[2] * 16}->{widths[3]} relu, "
+        f"dense {widths[3]}->3 (empty, dark, light)",
         "input": "16x16 patch at 12 px a pitch, log(BGR + 4) minus the light at the point, clipped +-3 "
         "(vision/point_net.point_patches)",
         "training": {
             "command": f"benchmarks/train_point_net.py --epochs {args.epochs} --per-epoch {args.per_epoch} "
-            f"--batch {args.batch} --seed {args.seed}"
+            f"--batch {args.batch} --seed {args.seed} --widths {args.widths}"
             + (f" --leave-out {args.leave_out}" if args.leave_out else ""),
             "left_out": args.leave_out or None,
             "optimiser": "Adam, one-cycle learning rate up to 3e-3, weight decay 1e-5, cross-entropy",

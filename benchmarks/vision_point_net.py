@@ -2,12 +2,14 @@
 
     .venv/bin/python benchmarks/vision_point_net.py [--train] [--epochs 6] [--per-epoch 50000]
         [--data test-artifacts/point_net/data.npz] [--torch /work/torchvenv/bin/python] [--with-rules]
-    .venv/bin/python benchmarks/vision_point_net.py --drawn-lamps 6
+        [--sets A,B] [--widths 8,16,16,32]
+    .venv/bin/python benchmarks/vision_point_net.py --drawn-lamps 6 [--seed-from 0]
+        [--calibrate-under white] [--model FILE.onnx]
 
-``--drawn-lamps N``: instead, Go boards drawn by ``benchmarks/go_render.draw`` (seeds 0..N-1; the
-net was trained on ``draw_varied``'s boards, not these) calibrated under white light and read
-under each coloured lamp of ``benchmarks/vision_lamps.py``, by the shipped net and by the rules:
-points wrong and unsure per lamp.
+``--drawn-lamps N``: instead, Go boards drawn by ``benchmarks/go_render.draw`` (seeds
+``--seed-from`` onward; the net was trained on ``draw_varied``'s boards, not these) calibrated
+under one lamp (``--calibrate-under``, white) and read under each other lamp of
+``benchmarks/vision_lamps.py``, by the net and by the rules: points wrong and unsure per lamp.
 
 For each tuning set of ``benchmarks/real_photos/sets.json`` that is here, a model trained
 *without that set's photos* (``benchmarks/train_point_net.py --leave-out SET``, written to
@@ -32,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.vision_real_photos import available_sets, load_truths, print_sets, set_figures, set_runs  # noqa: E402
 
 
-def drawn_lamps(count: int) -> int:
+def drawn_lamps(count: int, first_seed: int = 0, calibrate_under: str = "white") -> int:
     import numpy as np
 
     from benchmarks.go_render import draw
@@ -43,16 +45,16 @@ def drawn_lamps(count: int) -> int:
     from vision.reader import read_image
 
     names = {"B": "black", "W": "white"}
-    lamps = [lamp for lamp in LAMPS if lamp != "white"]
+    lamps = [lamp for lamp in LAMPS if lamp != calibrate_under]
     totals = {key: [0, 0, 0] for key in ("net", "rules")}  # wrong, unsure, refused
     print(f"{'seed':>4s} {'lamp':8s} {'net wrong':>9s} {'unsure':>6s} {'rules wrong':>11s} {'unsure':>6s}")
-    for seed in range(count):
+    for seed in range(first_seed, first_seed + count):
         image, corners, letters = draw(np.random.default_rng(seed))
         profiles = {}
         for key in totals:
             try:
                 profiles[key] = calibrate_picture(
-                    relight(image, LAMPS["white"]),
+                    relight(image, LAMPS[calibrate_under]),
                     corners,
                     BoardProfile(rows=19, cols=19),
                     letters,
@@ -101,14 +103,23 @@ def main() -> int:
     parser.add_argument(
         "--drawn-lamps", type=int, default=0, help="drawn boards under coloured lamps instead"
     )
+    parser.add_argument("--seed-from", type=int, default=0, help="--drawn-lamps: the first board's seed")
+    parser.add_argument("--calibrate-under", default="white", help="--drawn-lamps: the calibration's lamp")
+    parser.add_argument("--model", type=Path, help="--drawn-lamps: read with this model, not the shipped one")
+    parser.add_argument("--widths", default="8,16,16,32", help="--train: the net's widths")
+    parser.add_argument("--sets", default="", help="only these sets (comma-separated names)")
     args = parser.parse_args()
     point_net.WITH_RULES = args.with_rules
     if args.drawn_lamps:
-        return drawn_lamps(args.drawn_lamps)
+        use_model(args.model)
+        return drawn_lamps(args.drawn_lamps, args.seed_from, args.calibrate_under)
     found, missing = available_sets(args.shared, cache_dir())
     net_figures, rule_figures = [], []
+    wanted = {n for n in args.sets.split(",") if n}
     for entry, folder, labels in found:
         name = str(entry["name"])
+        if wanted and name not in wanted:
+            continue
         model = args.data.parent / f"loso_{name}.onnx"
         if args.train or not model.exists():
             command = [
@@ -120,6 +131,8 @@ def main() -> int:
                 str(args.epochs),
                 "--per-epoch",
                 str(args.per_epoch),
+                "--widths",
+                args.widths,
                 "--leave-out",
                 name,
                 "--out",

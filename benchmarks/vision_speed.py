@@ -1,7 +1,8 @@
 """Speed of the whole per-frame path at 1280x960 on one core, and the cost of each stage.
 
     .venv/bin/python benchmarks/vision_speed.py [--frames 300] [--setup NAME]
-    .venv/bin/python benchmarks/vision_speed.py --grid [--frames 300] [--lamp orange] [--reader net]
+    .venv/bin/python benchmarks/vision_speed.py --grid [--frames 300] [--lamp orange]
+        [--reader net [--model FILE.onnx]]
 
 ``--grid``: a 19x19 Go board drawn by ``benchmarks/go_render.py`` at 1280x960, read by its four
 corners with a median profile learnt from the same drawing (the real photos' path: every check
@@ -49,7 +50,12 @@ def main() -> int:
         "--lamp", default="", help="--grid: frames relit by this lamp of vision_lamps.py (a dimmed channel)"
     )
     parser.add_argument("--reader", choices=("rules", "net"), default="rules", help="--grid: read by")
+    parser.add_argument("--model", type=Path, help="--reader net: this model, not the shipped one")
     args = parser.parse_args()
+    if args.model is not None:
+        from vision.point_net import use_model
+
+        use_model(args.model)
     cv2.setNumThreads(1)
     corners = None
     if args.grid:

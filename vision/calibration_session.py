@@ -263,8 +263,9 @@ class CalibrationSession:
         from vision.markers import MarkerFinder
 
         # the guided steps learn the rule path's models; a point net's bias fitted by an earlier
-        # calibration would be stale against them, so the new profile is read by the rules
-        self.profile = dataclasses.replace(profile, net_bias=None)
+        # calibration (and its own last layer) would be stale against them, so the new profile is
+        # read by the rules
+        self.profile = dataclasses.replace(profile, net_bias=None, net_head=None)
         self.colours = list(colours)
         self.step = Step.CORNERS
         self.colour_index = 0

@@ -168,4 +168,43 @@ def calibrate_picture(
         name = names.get(letter, letter)
         profile, used = learn_seen_colour(profile, letter, name, [first.features[shown]], seen)
         learnt += shown[used].tolist()
-    return with_net_bias(profile, piece[labels == EMPTY], piece[learnt])
+    profile = with_net_bias(profile, piece[labels == EMPTY], piece[learnt])
+    if first.net_hidden is None:  # a model without its hidden layer: the bias alone
+        return profile
+    return with_net_head(profile, first.net_logits, first.net_hidden, letters)
+
+
+def with_net_head(
+    profile: BoardProfile,
+    logits: NDArray[np.float32],
+    hidden: NDArray[np.float32],
+    letters: Sequence[str],
+) -> BoardProfile:
+    """``profile`` with its own last layer (``vision.point_net.fit_head``) fitted on every point of
+    a calibration picture whose pieces are known (``letters``): empty, and each colour as dark or
+    light (two colours: the darker dark; one colour, or more: as the net saw most of that colour's
+    pieces). Read only under the calibration's light (``BoardReader._own_head``)."""
+    import dataclasses
+
+    import numpy as np
+
+    from vision.point_net import DARK, EMPTY_CLASS, LIGHT, default_net, fit_head
+    from vision.profile import NetHead
+
+    labels = np.array(letters)
+    classes = np.full(len(labels), EMPTY_CLASS, dtype=np.intp)
+    brightness = {c.letter: float(np.mean(c.mean[:3])) for c in profile.colours}
+    darkest = min(brightness, key=lambda k: brightness[k]) if len(brightness) == 2 else None
+    for letter in brightness:
+        here = labels == letter
+        if darkest is not None:
+            classes[here] = DARK if letter == darkest else LIGHT
+        elif here.any():
+            classes[here] = DARK if (logits[here, DARK] > logits[here, LIGHT]).mean() >= 0.5 else LIGHT
+    weights, bias = fit_head(logits, hidden, classes)
+    head = NetHead(
+        default_net().fingerprint,
+        tuple(tuple(float(v) for v in row) for row in weights),
+        (float(bias[0]), float(bias[1]), float(bias[2])),
+    )
+    return dataclasses.replace(profile, net_head=head)

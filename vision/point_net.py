@@ -25,6 +25,7 @@ naming the file): the reader then falls back to the rule path, the app always st
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from vision.classify import Classifier
+    from vision.profile import BoardProfile
 
 NET_PITCH = 12  # pixels a pitch in the net's patches (the warp's 24, halved)
 PATCH = 16  # pixels a side: 1.33 pitch around the point
@@ -47,6 +49,14 @@ EMPTY_CLASS, DARK, LIGHT = 0, 1, 2
 SURE = 0.9  # probability from which a point reads empty, a piece, or (of a dark/light pair) which
 PAIR_APART = 0.4  # log units: two colours this far apart in brightness are read as dark and light
 COLOUR_APART = 1.5  # otherwise the nearest colour must be this many times nearer than the next
+# the calibration's own last layer (fit_head) is pulled toward the shipped one by this much: weaker
+# fitted the calibration's light better but read the others worse (leave one set out, drawn lamps)
+HEAD_PULL = 0.03
+# log units: the board's colour shifted this far in some channel (its mean change taken out) since
+# calibration means another lamp, for which a last layer fitted under the calibration's light is
+# wrong (drawn boards: 2-4 times the confident errors); the shipped layer and the bias read then.
+# Photos of one set under one light shift 0.00-0.03 (90 % of them), a coloured lamp 0.27-2.5
+LIGHT_CHANGED = 0.15
 # the reader reads a point only where the net and the rule path agree (else unsure): a confident
 # error then needs both wrong. False: the net alone decides (benchmarks compare both)
 WITH_RULES = False
@@ -134,8 +144,82 @@ def fit_bias(piece: NDArray[np.float64], occupied: NDArray[np.bool_], limit: flo
     return float(np.clip(shift, -limit, limit))
 
 
+def fit_head(
+    logits: NDArray[np.float32],
+    hidden: NDArray[np.float32],
+    classes: NDArray[np.intp],
+    pull: float = HEAD_PULL,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """A change of the net's last layer (weights (3, hidden), bias (3)) fitted on one calibration
+    picture's points, whose classes (0 empty, 1 dark, 2 light) the calibration knows: cross-entropy
+    with the classes weighing the same, plus ``pull`` times the change's square (it stays near the
+    shipped layer: a few hundred points must not undo what 150,000 patches taught). chesscog adapts
+    its classifier to a new set from two pictures the same way. Adam, 400 full-batch steps (tens of
+    milliseconds: once per calibration)."""
+    import numpy as np
+
+    z0 = logits.astype(np.float64)
+    h = hidden.astype(np.float64)
+    if not (np.isfinite(z0).all() and np.isfinite(h).all()):
+        raise PointNetError("the point net gave non-finite outputs on the calibration picture")
+    counts = np.bincount(classes, minlength=3).astype(np.float64)
+    weight = 1.0 / (np.count_nonzero(counts) * counts[classes])
+    target = np.eye(3)[classes]
+    params = [np.zeros((3, h.shape[1])), np.zeros(3)]
+    moments = [[np.zeros_like(x), np.zeros_like(x)] for x in params]
+    for step in range(1, 401):
+        z = z0 + h @ params[0].T + params[1]
+        p = np.exp(z - z.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        g = (p - target) * weight[:, None]
+        grads = [g.T @ h + pull * params[0], g.sum(axis=0) + pull * params[1]]
+        for x, grad, (m, v) in zip(params, grads, moments, strict=True):
+            m *= 0.9
+            m += 0.1 * grad
+            v *= 0.999
+            v += 0.001 * grad**2
+            x -= 0.02 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+    return params[0], params[1]
+
+
+def light_changed(gaps: NDArray[np.float32], board: tuple[float, float, float]) -> bool:
+    """Whether the board's colour now (the median of ``gaps``) differs from its colour at
+    calibration (``board``) by more than :data:`LIGHT_CHANGED` in some channel, a change of
+    brightness taken out: another lamp, under which the calibration's own last layer misleads."""
+    import numpy as np
+
+    now = np.log(np.nanmedian(np.asarray(gaps, np.float64).reshape(-1, 3), axis=0) + LOG_OFFSET)
+    change = now - np.log(np.asarray(board, np.float64) + LOG_OFFSET)
+    return bool(np.abs(change - change.mean()).max() > LIGHT_CHANGED)
+
+
+def own_logits(
+    logits: NDArray[np.float32],
+    hidden: NDArray[np.float32] | None,
+    profile: BoardProfile,
+    fingerprint: str,
+    gaps: NDArray[np.float32],
+) -> tuple[NDArray[np.float32], float]:
+    """The logits and piece bias to read a frame by: the calibration's own last layer
+    (``profile.net_head``, bias 0: the layer has its own) while the light is the calibration's
+    (:func:`light_changed` on the frame's ``gaps``) and the model the one it was fitted for
+    (``fingerprint``), else the shipped layer and the calibration's bias."""
+    import numpy as np
+
+    head, board, bias = profile.net_head, profile.board, profile.net_bias
+    if bias is None:
+        raise PointNetError("the profile was not calibrated for the point net")
+    if head is None or board is None or hidden is None or head.model != fingerprint:
+        return logits, bias
+    if len(head.weights[0]) != hidden.shape[1] or light_changed(gaps, board):
+        return logits, bias
+    own = logits + hidden @ np.asarray(head.weights, np.float32).T + np.asarray(head.bias, np.float32)
+    return np.asarray(own, dtype=np.float32), 0.0
+
+
 class PointNet:
-    """The ONNX model run by OpenCV's dnn module."""
+    """The ONNX model run by OpenCV's dnn module: its logits and (a model that has it) its last
+    hidden layer, which a calibration's own last layer reads (:func:`fit_head`)."""
 
     def __init__(self, path: Path = MODEL_PATH) -> None:
         import cv2
@@ -159,6 +243,10 @@ class PointNet:
         # the camera source's thread and the calibration screen may read at once, and an OpenCV
         # net's setInput/forward pair is not thread-safe (two threads crash the process)
         self._lock = threading.Lock()
+        names = tuple(self.net.getUnconnectedOutLayersNames())
+        self._outputs = ("logits", "hidden") if set(names) >= {"logits", "hidden"} else names[:1]
+        # which model a profile's own last layer was fitted for (a new model voids it)
+        self.fingerprint = hashlib.sha256(self.path.read_bytes()).hexdigest()[:16]
         self._check_outputs()
 
     def _check_outputs(self) -> None:
@@ -177,12 +265,18 @@ class PointNet:
 
     def logits(self, patches: NDArray[np.float32]) -> NDArray[np.float32]:
         """(n, 3) logits for (n, 3, PATCH, PATCH) patches: one forward for the whole batch."""
+        return self.outputs(patches)[0]
+
+    def outputs(self, patches: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.float32] | None]:
+        """The (n, 3) logits and the (n, hidden) last hidden layer (None: a model without it)."""
         import numpy as np
 
         with self._lock:
             self.net.setInput(np.ascontiguousarray(patches, dtype=np.float32))
-            out = self.net.forward()
-        return np.asarray(out, dtype=np.float32).reshape(len(patches), 3)
+            out = self.net.forward(list(self._outputs))
+        logits = np.asarray(out[0], dtype=np.float32).reshape(len(patches), 3)
+        hidden = np.asarray(out[1], dtype=np.float32).reshape(len(patches), -1) if len(out) > 1 else None
+        return logits, hidden
 
 
 _loaded: dict[Path, PointNet | PointNetError] = {}

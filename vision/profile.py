@@ -87,6 +87,24 @@ class Marker:
 
 
 @dataclass(frozen=True)
+class NetHead:
+    """A change of the point net's last layer fitted on the calibration picture
+    (``vision.point_net.fit_head``), for the model whose ``fingerprint`` it names (another model
+    ignores it): ``weights`` (3 rows of one number per hidden unit) and ``bias`` (3)."""
+
+    model: str
+    weights: tuple[tuple[float, ...], ...]
+    bias: tuple[float, float, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "weights": [[round(v, 5) for v in row] for row in self.weights],
+            "bias": [round(v, 5) for v in self.bias],
+        }
+
+
+@dataclass(frozen=True)
 class BoardProfile:
     rows: int = 10
     cols: int = 10
@@ -116,6 +134,8 @@ class BoardProfile:
     # read by the point net (vision/point_net.py): the shift of its piece logit fitted on the
     # calibration's own picture; None = the rule path (profiles from before the net, peg board)
     net_bias: float | None = None
+    # ... and its own last layer, used while the light is the calibration's (NetHead)
+    net_head: NetHead | None = None
 
     @property
     def hole_count(self) -> int:
@@ -175,6 +195,8 @@ class BoardProfile:
         }
         if self.net_bias is not None:
             data["point_net"] = {"bias": round(self.net_bias, 4)}
+            if self.net_head is not None:
+                data["point_net"]["head"] = self.net_head.to_json()
         if self.picture_corners is not None:
             data["picture_corners"] = {
                 name: list(p) for name, p in zip(CORNERS, self.picture_corners, strict=True)
@@ -220,6 +242,26 @@ def parse_grid(text: str) -> tuple[int, int]:
 
 
 # -- reading a profile -------------------------------------------------------------------------
+def _net_head(where: str, value: Any) -> NetHead:
+    """A profile's ``point_net.head``: a model fingerprint, 3 rows of weights of one length (at
+    most 1024), 3 biases, every number finite and within +-100."""
+    if not isinstance(value, dict) or not isinstance(value.get("model"), str):
+        raise ProfileError(where, 'expected {"model": text, "weights": [[...] x 3], "bias": [3 numbers]}')
+    rows = value.get("weights")
+    if not isinstance(rows, list) or len(rows) != 3 or not all(isinstance(r, list) for r in rows):
+        raise ProfileError(f"{where}.weights", "expected 3 lists of numbers")
+    if len({len(r) for r in rows}) != 1 or not 1 <= len(rows[0]) <= 1024:
+        raise ProfileError(f"{where}.weights", "expected 3 lists of the same length (1-1024)")
+    bias = value.get("bias")
+    if not isinstance(bias, list) or len(bias) != 3:
+        raise ProfileError(f"{where}.bias", "expected 3 numbers")
+    weights = tuple(tuple(_number(f"{where}.weights[{i}]", v) for v in row) for i, row in enumerate(rows))
+    b = tuple(_number(f"{where}.bias", v) for v in bias)
+    if any(not math.isfinite(v) or abs(v) > 100 for row in (*weights, b) for v in row):
+        raise ProfileError(where, "a number not finite or beyond +-100")
+    return NetHead(value["model"], weights, (b[0], b[1], b[2]))
+
+
 def _number(where: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ProfileError(where, f"expected a number, got {value!r}")
@@ -337,12 +379,15 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
     corners = [_point(f"{where} picture_corners.{n}", picture.get(n)) for n in CORNERS] if picture else None
     net_json = data.get("point_net")
     net_bias = None
+    net_head = None
     if net_json is not None:
         if not isinstance(net_json, dict):
             raise ProfileError(f"{where} point_net", f'expected {{"bias": number}}, got {net_json!r}')
         net_bias = _number(f"{where} point_net.bias", net_json.get("bias"))
         if not -10.0 <= net_bias <= 10.0:
             raise ProfileError(f"{where} point_net.bias", f"must be -10..10, got {net_bias}")
+        if net_json.get("head") is not None:
+            net_head = _net_head(f"{where} point_net.head", net_json["head"])
     return BoardProfile(
         rows=rows,
         cols=cols,
@@ -360,6 +405,7 @@ def profile_from_json(data: Any, where: str = "profile") -> BoardProfile:
         colours=tuple(colours),
         picture_corners=(corners[0], corners[1], corners[2], corners[3]) if corners else None,
         net_bias=net_bias,
+        net_head=net_head,
     )
 
 

@@ -71,6 +71,7 @@ class FrameResult:
     features: NDArray[np.float64] | None = None
     stages: dict[str, float] = field(default_factory=dict)
     net_logits: NDArray[np.float32] | None = None  # the point net's (points, 3), when it read
+    net_hidden: NDArray[np.float32] | None = None  # its last hidden layer (a model that has it)
 
     @property
     def unsure(self) -> list[int]:
@@ -101,6 +102,7 @@ class BoardReader:
         self.net: PointNet | None = None
         self.net_problem = ""
         self.last_logits: NDArray[np.float32] | None = None
+        self.last_hidden: NDArray[np.float32] | None = None
         self.net_seconds = 0.0  # the last frame's patches and forward (benchmarks/vision_speed.py)
         wanted = profile.net_bias is not None if net is None else net
         if wanted and profile.features == 3:
@@ -209,8 +211,10 @@ class BoardReader:
         if self.net is not None and features.shape[1] == 3 and self.profile.net_bias is not None:
             started = time.perf_counter()
             self.last_logits = logits = self.net_logits(samples)
+            net, hidden = self.net, self.last_hidden  # the calibration's own last layer, or not:
+            logits, bias = point_net.own_logits(logits, hidden, self.profile, net.fingerprint, samples.gaps)
             self.net_seconds = time.perf_counter() - started
-            by_net = net_reading(logits, self.profile.net_bias, self.classifier, features)
+            by_net = net_reading(logits, bias, self.classifier, features)
             if not point_net.WITH_RULES:
                 self._doubt_covered(by_net, samples, moving)
                 return by_net, features
@@ -292,10 +296,12 @@ class BoardReader:
             result.confidence = np.where(covered, 0.0, result.confidence)
 
     def net_logits(self, samples: Samples) -> NDArray[np.float32]:
-        """The point net's (points, 3) logits for this frame: one batched forward."""
+        """The point net's (points, 3) logits for this frame, one batched forward (and ``last_hidden``)."""
         assert self.net is not None
         rows, cols = self.profile.rows, self.profile.cols
-        return self.net.logits(point_patches(samples.warped, samples.gaps, rows, cols, self.sampler.pitch))
+        patches = point_patches(samples.warped, samples.gaps, rows, cols, self.sampler.pitch)
+        logits, self.last_hidden = self.net.outputs(patches)
+        return logits
 
     def glints(
         self, samples: Samples, features: NDArray[np.float64]
@@ -468,6 +474,7 @@ def read_image(
             samples=samples,
             features=features,
             net_logits=reader.net_logits(samples) if reader.net is not None else None,
+            net_hidden=reader.last_hidden,
         )
     classified, features = reader.classify(samples)
     logits = reader.last_logits
@@ -483,6 +490,7 @@ def read_image(
         samples,
         features,
         net_logits=logits,
+        net_hidden=reader.last_hidden,
     )
 
 

@@ -279,6 +279,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 
     from app.commands.vision_calibrate import CalibrateError, run
     from vision.calibration import learn_empty, learn_labelled, with_board_colour
+    from vision.net_calibration import with_net_head
     from vision.point_net import fit_bias, piece_logit
     from vision.reader import read_image
 
@@ -303,7 +304,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         raise UsageError(tr("--letters names the --labelled letters; with --peg give LETTER=NAME:IMAGE"))
     net = getattr(args, "reader", "rules") == "net"
     if not net:  # learnt for the rules: a net's bias from an earlier calibration would be stale
-        profile = replace(profile, net_bias=None)
+        profile = replace(profile, net_bias=None, net_head=None)
     if net and (not args.labelled or profile.picture_corners is None):
         raise UsageError(
             tr("--reader net: give --labelled pictures of a grid read by its corners (--grid --corners)")
@@ -321,6 +322,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     if args.labelled:
         labelled = []
         logits, occupied = [], []
+        net_shots: list[tuple[Any, list[str]]] = []  # (read, letters): the calibration's own last layer
         for item in args.labelled:
             image, sep, rows_file = item.partition("=")
             if not sep:
@@ -331,11 +333,17 @@ def _calibrate(args: argparse.Namespace) -> int:
             if net and result.net_logits is not None:
                 logits += piece_logit(result.net_logits).tolist()
                 occupied += [letter != "." for letter in letters]
+                net_shots.append((result, letters))
         profile = learn_labelled(profile, labelled, names=label_names(args.letters))
         if net:
             if not logits:
                 raise UsageError(tr("--reader net: the point net's model could not be loaded (see the log)"))
             profile = replace(profile, net_bias=fit_bias(np.array(logits), np.array(occupied)))
+            first, letters = net_shots[0]
+            if first.net_hidden is not None and first.samples is not None:  # under its light only
+                if profile.board is None:
+                    profile = with_board_colour(profile, first.samples.gaps)
+                profile = with_net_head(profile, first.net_logits, first.net_hidden, letters)
     if args.empty:
         shots = [shot(p) for p in args.empty]
         profile = learn_empty(profile, [s.features for s in shots])
