@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.ui_support import PACED_FPS, frames, frames_until
+from tests.ui_support import PACED_FPS, frames, frames_until, steps
 
 pytestmark = pytest.mark.ui
 
@@ -52,3 +52,26 @@ def test_frames_until_fails_after_its_frames_and_their_time(ui: Any) -> None:
         frames_until(never, limit=12)
     assert asked > 12  # at least the limit's frames ran, each asked again
     assert time.monotonic() - start >= 12 / PACED_FPS
+
+
+def test_steps_run_the_clock_and_layout_but_leave_the_drawing_to_the_next_frame(ui: Any) -> None:
+    from kivy.clock import Clock
+    from kivy.uix.label import Label
+
+    label = ui.show(Label(text="one"))
+    drawn: list[object] = []
+
+    def count(*_: object) -> None:
+        drawn.append(None)
+
+    ui.window.bind(on_draw=count)
+    try:
+        fired: list[float] = []
+        Clock.schedule_once(fired.append, 0)
+        label.text = "two"
+        steps(3)
+        assert fired and label.texture_size[0] > 0 and drawn == []
+        frames(1)
+        assert len(drawn) == 1
+    finally:
+        ui.window.unbind(on_draw=count)

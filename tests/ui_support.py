@@ -48,6 +48,25 @@ def frames(n: int = 2) -> None:
         time.sleep(YIELD_S)
 
 
+def steps(n: int = 1) -> None:
+    """Run n iterations of Kivy's event loop without drawing the window: Clock callbacks, input and
+    layout as in ``frames`` (``EventLoop.idle`` less its ``on_draw``). For a test that fast-forwards
+    table time and looks only at the end: a frame of the 800x480 window takes 20-30 ms to draw in
+    software, most of a fast-forward's time; the next ``frames`` draws what the steps changed."""
+    from kivy.base import EventLoop
+    from kivy.clock import Clock
+    from kivy.lang import Builder
+
+    Clock._max_fps = 0
+    for _ in range(n):
+        Clock.tick()
+        EventLoop.dispatch_input()
+        Builder.sync()
+        Clock.tick_draw()
+        Builder.sync()
+        time.sleep(YIELD_S)
+
+
 def frames_for(seconds: float) -> None:
     """Run frames for ``seconds`` of real time, for a test whose other threads act on the real
     clock meanwhile (what ``frames(round(seconds * 60))`` gave when Kivy paced the frames)."""
