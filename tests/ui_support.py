@@ -95,7 +95,7 @@ def tap(widget: Any) -> None:
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     touch.touch_up()
-    frames(1)
+    steps(1)  # drawn by the next frames(), as everything that reads pixels runs frames first
 
 
 def tap_at(x: float, y: float) -> None:
@@ -105,7 +105,7 @@ def tap_at(x: float, y: float) -> None:
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     touch.touch_up()
-    frames(1)
+    steps(1)
 
 
 def tap_hole(board: Any, hole: int) -> None:
