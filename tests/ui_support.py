@@ -17,7 +17,9 @@ callbacks, layout, drawing). The frames are not paced: Kivy's clock would sleep 
 once, as Kivy's own test fixtures run it (``Clock._max_fps = 0``). What happens after some time
 (a ``Clock.schedule_once(..., 0.5)``, another thread's answer) is waited for with
 ``frames_until``, which runs frames until it holds and gives up only after both ``limit`` frames
-and the time those frames took at 60 fps.
+and the time those frames took at 60 fps. ``steps(n)`` runs the loop without drawing (a tap, a
+fast-forward of table time): drawing the window in software is most of a frame's cost, and whatever
+reads pixels (``screen_audit.Frame``, ``UI.screenshot``) runs ``frames`` first, which draws.
 """
 
 from __future__ import annotations
