@@ -14,7 +14,7 @@ from typing import Any
 
 from app.config import Config
 from app.store import GameStore
-from tests.ui_support import UI, frames
+from tests.ui_support import UI, frames, steps
 
 
 class _Clock:
@@ -53,7 +53,7 @@ def advance(root: Any, seconds: float, step: float = 0.5) -> None:
     for _ in range(int(seconds / step)):
         app.exhibit_clock.now += step
         app.exhibit_controller.tick()
-    frames(3)
+    steps(3)  # not drawn: the screen is drawn once it is on show (loop_showing, still_there)
 
 
 def loop_showing(kind: str, until: Callable[[Any], bool] = lambda demo: True,

@@ -21,7 +21,7 @@ from app.paths import default_database
 from app.store import GameStore
 from tests.exhibit_support import exhibit_config, run
 from tests.fakes import FakeClock
-from tests.ui_support import UI, frames
+from tests.ui_support import UI, frames, frames_for
 
 pytestmark = pytest.mark.ui
 
@@ -53,8 +53,7 @@ def one_round(app: Any) -> None:
     controller.start_visitor()
     frames(3)
     assert app.ctx.manager.current == "exhibit_visitor"
-    for _ in range(20):  # the visitor's computer thinks (on its thread) and moves on the real clock
-        frames(2)
+    frames_for(40 / 60)  # the visitor's computer thinks (on its thread) and moves on the real clock
     controller.visitor_ended("visitor")
     frames(3)
     assert app.ctx.manager.current == "home"

@@ -12,11 +12,19 @@ Usage in a test::
         ui.screenshot("board99-play")    # saved under test-artifacts/, never committed
 
 Wait for frames, not seconds: ``frames(n)`` runs n iterations of Kivy's event loop (Clock
-callbacks, layout, drawing).
+callbacks, layout, drawing). The frames are not paced: Kivy's clock would sleep until the next
+1/60 s (its ``maxfps``), which was half of a UI test's time; here each frame follows the last at
+once, as Kivy's own test fixtures run it (``Clock._max_fps = 0``). What happens after some time
+(a ``Clock.schedule_once(..., 0.5)``, another thread's answer) is waited for with
+``frames_until``, which runs frames until it holds and gives up only after both ``limit`` frames
+and the time those frames took at 60 fps. ``steps(n)`` runs the loop without drawing (a tap, a
+fast-forward of table time): drawing the window in software is most of a frame's cost, and whatever
+reads pixels (``screen_audit.Frame``, ``UI.screenshot``) runs ``frames`` first, which draws.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,20 +34,59 @@ import pytest
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screens"
 
 
+PACED_FPS = 60  # Kivy's default maxfps: the pace a ``limit`` in frames was written for
+YIELD_S = 0.001  # between frames that wait: the thread being waited for gets the GIL and a core
+
+
 def frames(n: int = 2) -> None:
     from kivy.base import EventLoop
+    from kivy.clock import Clock
 
+    Clock._max_fps = 0  # no sleep until the next 1/60 s (only tests ever step this loop by hand)
     for _ in range(n):
         EventLoop.idle()
+        # A test that waits for another thread (a computer player, a server) steps frames in a
+        # loop: a short sleep gives that thread the GIL and the core instead of a busy loop.
+        time.sleep(YIELD_S)
+
+
+def steps(n: int = 1) -> None:
+    """Run n iterations of Kivy's event loop without drawing the window: Clock callbacks, input and
+    layout as in ``frames`` (``EventLoop.idle`` less its ``on_draw``). For a test that fast-forwards
+    table time and looks only at the end: a frame of the 800x480 window takes 20-30 ms to draw in
+    software, most of a fast-forward's time; the next ``frames`` draws what the steps changed."""
+    from kivy.base import EventLoop
+    from kivy.clock import Clock
+    from kivy.lang import Builder
+
+    Clock._max_fps = 0
+    for _ in range(n):
+        Clock.tick()
+        EventLoop.dispatch_input()
+        Builder.sync()
+        Clock.tick_draw()
+        Builder.sync()
+        time.sleep(YIELD_S)
+
+
+def frames_for(seconds: float) -> None:
+    """Run frames for ``seconds`` of real time, for a test whose other threads act on the real
+    clock meanwhile (what ``frames(round(seconds * 60))`` gave when Kivy paced the frames)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        frames(1)
 
 
 def frames_until(condition: Callable[[], bool], limit: int = 200) -> None:
-    """Run frames until ``condition()`` holds; fail after ``limit`` frames."""
-    for _ in range(limit):
-        if condition():
-            return
+    """Run frames until ``condition()`` holds; fail once ``limit`` frames have run and as much time
+    has passed as they took at 60 fps (a Clock timeout or another thread keeps its time to answer)."""
+    deadline = time.monotonic() + limit / PACED_FPS
+    ran = 0
+    while not condition():
+        if ran >= limit and time.monotonic() >= deadline:
+            raise AssertionError(f"condition not met after {ran} frames ({limit / PACED_FPS:.1f} s)")
         frames(1)
-    raise AssertionError(f"condition not met after {limit} frames")
+        ran += 1
 
 
 def tap(widget: Any) -> None:
@@ -50,7 +97,7 @@ def tap(widget: Any) -> None:
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     touch.touch_up()
-    frames(1)
+    steps(1)  # drawn by the next frames(), as everything that reads pixels runs frames first
 
 
 def tap_at(x: float, y: float) -> None:
@@ -60,7 +107,7 @@ def tap_at(x: float, y: float) -> None:
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     touch.touch_up()
-    frames(1)
+    steps(1)
 
 
 def tap_hole(board: Any, hole: int) -> None:
