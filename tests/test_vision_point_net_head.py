@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -149,3 +150,56 @@ def test_the_profile_keeps_the_own_layer() -> None:
 def test_a_damaged_own_layer_is_refused_naming_the_field(head: object, field: str) -> None:
     with pytest.raises(ProfileError, match=field.replace(".", r"\.")):
         profile_from_json(_profile_json(head))
+
+
+def test_recalibrating_under_another_lamp_gates_the_own_layer_by_the_new_light(tmp_path: Path) -> None:
+    """``vision calibrate --reader net --profile OLD`` under a new lamp: the layer fitted under the
+    new lamp is read under it, not under the earlier profile's light (the board's colour was kept
+    from OLD, so the layer read under the lamp it never saw and not under its own)."""
+    import cv2
+
+    from app.cli import main
+
+    image, corners, letters = draw(np.random.default_rng(0))
+    rows = tmp_path / "rows.txt"
+    rows.write_text("\n".join("".join(letters[r * 19 : (r + 1) * 19]) for r in range(19)) + "\n")
+    grid = ["--grid", "19x19", "--corners", " ".join(f"{x:.0f},{y:.0f}" for x, y in corners)]
+    pictures = {}
+    for lamp in ("white", "blue"):
+        pictures[lamp] = relight(image, LAMPS[lamp])
+        cv2.imwrite(str(tmp_path / f"{lamp}.png"), pictures[lamp])
+    first, again = tmp_path / "white.json", tmp_path / "again.json"
+    common = ["vision", "calibrate", "--reader", "net", "--letters", "B=black,W=white", *grid]
+    assert main([*common, "--labelled", f"{tmp_path / 'white.png'}={rows}", "--out", str(first)]) == 0
+    assert (
+        main(
+            [
+                *common,
+                "--profile",
+                str(first),
+                "--labelled",
+                f"{tmp_path / 'blue.png'}={rows}",
+                "--out",
+                str(again),
+            ]
+        )
+        == 0
+    )
+    # the layer was fitted under blue: read under blue, not under the earlier profile's white
+    from vision.profile import load_profile
+
+    assert _own_head_used(pictures["blue"], corners, load_profile(again))
+    assert not _own_head_used(pictures["white"], corners, load_profile(again))
+
+
+def test_an_integer_too_large_for_a_float_is_one_line_naming_the_field() -> None:
+    """A hand-edited number of hundreds of digits: no float holds it (was an OverflowError
+    traceback naming neither file nor field)."""
+    profile = BoardProfile(rows=9, cols=9, picture_corners=((0, 0), (80, 0), (80, 80), (0, 80)))
+    data = dataclasses.replace(profile, net_bias=0.5).to_json()
+    data["point_net"]["head"] = {"model": "x", "weights": [[10**400]] * 3, "bias": [0, 0, 0]}
+    with pytest.raises(ProfileError, match=r"point_net\.head\.weights\[0\]"):
+        profile_from_json(data, "p.json")
+    data["point_net"] = {"bias": 10**400}
+    with pytest.raises(ProfileError, match=r"point_net\.bias"):
+        profile_from_json(data, "p.json")

@@ -265,7 +265,10 @@ def _net_head(where: str, value: Any) -> NetHead:
 def _number(where: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ProfileError(where, f"expected a number, got {value!r}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an integer of hundreds of digits, hand-edited: no float holds it
+        raise ProfileError(where, "a number too large") from None
 
 
 def _point(where: str, value: Any) -> Point:

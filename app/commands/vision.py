@@ -341,8 +341,9 @@ def _calibrate(args: argparse.Namespace) -> int:
             profile = replace(profile, net_bias=fit_bias(np.array(logits), np.array(occupied)))
             first, letters = net_shots[0]
             if first.net_hidden is not None and first.samples is not None:  # under its light only
-                if profile.board is None:
-                    profile = with_board_colour(profile, first.samples.gaps)
+                # the board's colour of the picture the layer is fitted on, not an earlier profile's:
+                # it says when the layer may read (point_net.light_changed)
+                profile = with_board_colour(profile, first.samples.gaps)
                 profile = with_net_head(profile, first.net_logits, first.net_hidden, letters)
     if args.empty:
         shots = [shot(p) for p in args.empty]
