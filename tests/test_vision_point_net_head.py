@@ -91,6 +91,22 @@ def test_the_calibration_keeps_its_own_layer_for_the_shipped_model() -> None:
     assert len(profile.net_head.weights) == 3
 
 
+def test_a_picture_without_one_class_keeps_the_shipped_layer() -> None:
+    """Fitted on a picture without light pieces, the layer would only learn to push "light" down
+    (an outside review measured white stones' p(light) falling from 0.999 to 0.78): the shipped
+    layer stays, and the same picture with every class gets its own."""
+    from vision.net_calibration import with_net_head
+
+    image, corners, letters, profile = _calibrated(0)
+    read = read_image(relight(image, LAMPS["white"]), profile, corners=corners)
+    assert read.net_logits is not None and read.net_hidden is not None
+    bare = dataclasses.replace(profile, net_head=None)
+    assert with_net_head(bare, read.net_logits, read.net_hidden, letters).net_head is not None
+    no_white = ["." if letter == "W" else letter for letter in letters]
+    assert "W" in letters
+    assert with_net_head(profile, read.net_logits, read.net_hidden, no_white).net_head is None
+
+
 def test_the_own_layer_reads_under_the_calibrations_light_and_not_under_another_lamp() -> None:
     image, corners, _letters, profile = _calibrated(0)
     assert _own_head_used(relight(image, LAMPS["white"]), corners, profile)

@@ -183,7 +183,11 @@ def with_net_head(
     """``profile`` with its own last layer (``vision.point_net.fit_head``) fitted on every point of
     a calibration picture whose pieces are known (``letters``): empty, and each colour as dark or
     light (two colours: the darker dark; one colour, or more: as the net saw most of that colour's
-    pieces). Read only under the calibration's light (``BoardReader._own_head``)."""
+    pieces). Read only under the calibration's light (``BoardReader._own_head``).
+
+    A picture without one of the three classes (no empty point, or only dark or only light
+    pieces) keeps the shipped layer (``net_head`` None): fitted without examples of a class, the
+    layer only learns to push that class down, and its pieces would later read unsure or empty."""
     import dataclasses
 
     import numpy as np
@@ -201,6 +205,8 @@ def with_net_head(
             classes[here] = DARK if letter == darkest else LIGHT
         elif here.any():
             classes[here] = DARK if (logits[here, DARK] > logits[here, LIGHT]).mean() >= 0.5 else LIGHT
+    if np.bincount(classes, minlength=3).min() == 0:
+        return dataclasses.replace(profile, net_head=None)
     weights, bias = fit_head(logits, hidden, classes)
     head = NetHead(
         default_net().fingerprint,
