@@ -295,6 +295,20 @@ class GridCamera:
         self.closed = True
 
 
+
+def grid_camera_screen(ui: UI, tmp_path: Path) -> tuple[GridCamera, Any]:
+    """The camera calibration screen shown over a :class:`GridCamera` (a board without stickers),
+    entered and given its first frames: where every test of a board without stickers starts."""
+    from app.ui.camera_calibration import CameraCalibrationScreen
+
+    camera = GridCamera()
+    ctx = SimpleNamespace(config=parse_config(""), manager=None)
+    screen = CameraCalibrationScreen(ctx, open_capture=lambda: camera, save_to=tmp_path / "camera.json")
+    ui.show(screen)
+    screen.on_enter()
+    frames(2)
+    return camera, screen
+
 def frame_to_window(screen: Any, x: float, y: float) -> tuple[float, float]:
     """A pixel of the camera's frame -> where a finger touches it on the screen."""
     height, width = screen.frame.shape[:2]
@@ -313,7 +327,6 @@ def test_a_board_without_stickers_is_found_by_four_rough_taps_confirmed_and_lear
     learnt colour; the saved profile reads a game with no corners given (the code before refused
     every tap: "does not see enough of the board's stickers")."""
     from app import i18n
-    from app.ui.camera_calibration import CameraCalibrationScreen
     from tests.render_grid_board import CORNERS, grid_board, rough_taps
     from vision import grid_find
 
@@ -321,12 +334,7 @@ def test_a_board_without_stickers_is_found_by_four_rough_taps_confirmed_and_lear
         raise grid_find.GridNotFoundHere("test")
 
     monkeypatch.setattr(grid_find, "find_corners", refuse)
-    camera = GridCamera()
-    ctx = SimpleNamespace(config=parse_config(""), manager=None)
-    screen = CameraCalibrationScreen(ctx, open_capture=lambda: camera, save_to=tmp_path / "camera.json")
-    ui.show(screen)
-    screen.on_enter()
-    frames(2)
+    camera, screen = grid_camera_screen(ui, tmp_path)
     grid_looked_for(screen)
     assert "No stickers seen" in screen.instruction.text and "top left" in screen.instruction.text
     assert screen.status.text.startswith("No stickers seen, and the board's grid was not found")
@@ -383,15 +391,9 @@ def test_a_board_without_stickers_has_its_grid_found_by_itself_and_proposed_to_c
     (``vision/grid_find.py``) and draws it to be confirmed, no taps needed; "Grid is right" goes
     on to the empty board. Tapping the corners instead rejects it (the taps' grid replaces it)."""
     from app import i18n
-    from app.ui.camera_calibration import CameraCalibrationScreen
     from tests.render_grid_board import CORNERS, rough_taps
 
-    camera = GridCamera()
-    ctx = SimpleNamespace(config=parse_config(""), manager=None)
-    screen = CameraCalibrationScreen(ctx, open_capture=lambda: camera, save_to=tmp_path / "camera.json")
-    ui.show(screen)
-    screen.on_enter()
-    frames(2)
+    _camera, screen = grid_camera_screen(ui, tmp_path)
     grid_looked_for(screen)
     assert screen.session.step is Step.CORNERS and screen.session.grid_to_confirm
     assert screen.status.text == "The board's grid was found on the picture by itself."
@@ -426,7 +428,6 @@ def test_a_grid_not_found_on_the_first_frames_is_looked_for_again(
     again a little later (on a worker thread, so the screen never freezes), and the grid found
     then is proposed (the code before looked once per session and asked for taps)."""
     from app.ui import camera_calibration
-    from app.ui.camera_calibration import CameraCalibrationScreen
     from vision import grid_find
 
     real = grid_find.find_corners
@@ -440,12 +441,7 @@ def test_a_grid_not_found_on_the_first_frames_is_looked_for_again(
 
     monkeypatch.setattr(grid_find, "find_corners", dark_first)
     monkeypatch.setattr(camera_calibration, "GRID_RETRY_S", 0.0)
-    camera = GridCamera()
-    ctx = SimpleNamespace(config=parse_config(""), manager=None)
-    screen = CameraCalibrationScreen(ctx, open_capture=lambda: camera, save_to=tmp_path / "camera.json")
-    ui.show(screen)
-    screen.on_enter()
-    frames(2)
+    _camera, screen = grid_camera_screen(ui, tmp_path)
     for _ in range(5):  # the screen's own 10 frames a second look again; wait for the answer
         grid_looked_for(screen)
         if screen.session.grid_to_confirm:
