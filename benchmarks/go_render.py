@@ -14,7 +14,32 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import numpy as np
+
+
+def stone_shadows(
+    img: np.ndarray,
+    hm: np.ndarray,
+    letters: list[str],
+    size: int,
+    lift: float,
+    radius: float,
+    shade: Callable[[], list[float]],
+) -> None:
+    """Each stone's shadow, an ellipse down and to the right of where the stone is drawn (its
+    point lifted ``lift`` pitches toward the top), in the colour ``shade`` gives per stone (called
+    once a stone, in order, so a drawer that takes it from its random generator keeps its draws)."""
+    import cv2
+    import numpy as np
+
+    from vision.sampling import project
+
+    for point in np.flatnonzero(np.array(letters) != "."):
+        x, y = project(hm, np.array([[point % size, point // size - lift]], dtype=np.float64))[0]
+        centre = (round(x + 0.15 * radius), round(y + 0.35 * radius))
+        cv2.ellipse(img, centre, (round(radius), round(radius * 0.8)), 0, 0, 360, shade(), -1, cv2.LINE_AA)
 
 
 def draw(rng: np.random.Generator, size: int = 19) -> tuple[np.ndarray, list[tuple[float, float]], list[str]]:
@@ -58,19 +83,7 @@ def draw(rng: np.random.Generator, size: int = 19) -> tuple[np.ndarray, list[tup
     count = int(rng.integers(0, 120))
     for point in rng.choice(size * size, size=count, replace=False):
         letters[int(point)] = "B" if rng.random() < 0.5 else "W"
-    for point in np.flatnonzero(np.array(letters) != "."):
-        x, y = project(hm, np.array([[point % size, point // size - lift]], dtype=np.float64))[0]
-        cv2.ellipse(
-            img,
-            (round(x + 0.15 * radius), round(y + 0.35 * radius)),
-            (round(radius), round(radius * 0.8)),
-            0,
-            0,
-            360,
-            (wood * 0.55).tolist(),
-            -1,
-            cv2.LINE_AA,
-        )
+    stone_shadows(img, hm, letters, size, lift, radius, lambda: (wood * 0.55).tolist())
     for point in np.flatnonzero(np.array(letters) != "."):
         x, y = project(hm, np.array([[point % size, point // size - lift]], dtype=np.float64))[0]
         base = rng.uniform(15, 45) if letters[point] == "B" else rng.uniform(200, 245)
@@ -205,19 +218,7 @@ def draw_varied(
         letters[int(point)] = "B" if rng.random() < 0.5 else "W"
     dark = rng.uniform(8, 60)
     pale = rng.uniform(170, 250)
-    for point in np.flatnonzero(np.array(letters) != "."):
-        x, y = project(hm, np.array([[point % size, point // size - lift]], dtype=np.float64))[0]
-        cv2.ellipse(
-            img,
-            (round(x + 0.15 * radius), round(y + 0.35 * radius)),
-            (round(radius), round(radius * 0.8)),
-            0,
-            0,
-            360,
-            (board * rng.uniform(0.25, 0.8)).tolist(),
-            -1,
-            cv2.LINE_AA,
-        )
+    stone_shadows(img, hm, letters, size, lift, radius, lambda: (board * rng.uniform(0.25, 0.8)).tolist())
     for point in np.flatnonzero(np.array(letters) != "."):
         x, y = project(hm, np.array([[point % size, point // size - lift]], dtype=np.float64))[0]
         base = dark * rng.uniform(0.8, 1.2) if letters[point] == "B" else pale * rng.uniform(0.93, 1.03)
